@@ -1,0 +1,373 @@
+import type { Readable } from "node:stream";
+import type { ConnectionConfig } from "../config.ts";
+import { createAgent, request, type Dispatcher } from "../http/undici.ts";
+import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.ts";
+import { checkFormSize, encodeParams, type Params } from "./params.ts";
+import { validateApiPath } from "./path.ts";
+import { createRedactor, type Redactor } from "./redact.ts";
+import { classifyTransportError } from "./transport-errors.ts";
+
+export const HTTP_METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Larger answers are not returned to the model; proxmox_download saves them to a file. */
+export const MAX_RESPONSE_BYTES = 512 * 1024;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** A write as the policy gate and the audit trail see it. */
+export interface WriteIntent {
+  tool: string;
+  method: HttpMethod;
+  /** The validated path, relative to /api2/json. */
+  path: string;
+  params: Params;
+  upload?: { fileName: string; bytes: number };
+}
+
+export interface WriteOutcome {
+  status?: number;
+  upid?: string;
+  error?: string;
+  refusal?: string;
+}
+
+/**
+ * Local safety rules. `authorize` runs before every non-GET request leaves and throws a
+ * LocalRefusal to stop it; `record` sees every attempt's outcome and every refusal.
+ */
+export interface WriteGate {
+  authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void>;
+  record(intent: WriteIntent, outcome: WriteOutcome): void;
+}
+
+export interface ApiCall {
+  /** The MCP tool on whose behalf the call is made (audit trail). */
+  tool: string;
+  method: HttpMethod;
+  path: string;
+  params?: Params;
+  responseFormat?: "json" | "text";
+  signal?: AbortSignal;
+}
+
+export interface ApiResult {
+  status: number;
+  contentType: string;
+  /** The Proxmox envelope ({data, total?, changes?}) of a JSON answer. */
+  envelope?: Record<string, unknown>;
+  /** The body of a text answer, or of any answer when text was asked for. */
+  text?: string;
+  bytes: number;
+}
+
+export interface RawBody {
+  stream: Readable;
+  length: number;
+  contentType: string;
+}
+
+export interface RawCall {
+  tool: string;
+  method: HttpMethod;
+  path: string;
+  /** Query-string parameters. */
+  query?: Params;
+  body?: RawBody;
+  signal?: AbortSignal;
+  /** Extra facts about the write for the gate and audit (uploads). */
+  upload?: { fileName: string; bytes: number; params: Params };
+}
+
+export interface RawResponse {
+  status: number;
+  contentType: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable & AsyncIterable<Uint8Array>;
+}
+
+export interface ClientOptions {
+  connection: ConnectionConfig;
+  /** Second wall of read-only mode: refuse every non-GET here too. */
+  readOnly?: boolean;
+  gate?: WriteGate;
+  /** Defaults to an Agent built from the connection's TLS settings. */
+  dispatcher?: Dispatcher;
+}
+
+const TEXTUAL = /^(text\/|application\/(json|javascript|xml|x-yaml|yaml)|[^;]*\+(json|xml))/i;
+
+export function isTextual(contentType: string): boolean {
+  return contentType === "" || TEXTUAL.test(contentType);
+}
+
+function extractUpid(envelope: Record<string, unknown> | undefined): string | undefined {
+  const data = envelope?.data;
+  return typeof data === "string" && data.startsWith("UPID:") ? data : undefined;
+}
+
+/** One Proxmox host reached with one API token. Build one per host; nothing here is global. */
+export class ProxmoxClient {
+  readonly origin: string;
+  readonly timeoutMs: number;
+  readonly readOnly: boolean;
+  /** Removes the token in any form from text meant for a person, a model or a log. */
+  readonly redact: Redactor;
+  private readonly apiBase: string;
+  private readonly authorization: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly gate: WriteGate | undefined;
+
+  constructor(options: ClientOptions) {
+    const { connection } = options;
+    this.origin = connection.origin;
+    this.apiBase = connection.apiBase;
+    this.timeoutMs = connection.timeoutMs;
+    this.readOnly = options.readOnly ?? false;
+    this.gate = options.gate;
+    this.authorization = `PVEAPIToken=${connection.tokenId}=${connection.tokenSecret}`;
+    this.redact = createRedactor(connection.tokenId, connection.tokenSecret);
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher =
+      options.dispatcher ??
+      createAgent({ ca: connection.ca, verifyTls: connection.verifyTls, timeoutMs: connection.timeoutMs });
+  }
+
+  /** A JSON or text call whose answer is read whole (at most 512 KiB). */
+  async call(call: ApiCall): Promise<ApiResult> {
+    const path = validateApiPath(call.path);
+    const params = call.params ?? {};
+    const encoded = encodeParams(params);
+    const hasBody = call.method === "POST" || call.method === "PUT";
+    if (hasBody) checkFormSize(encoded);
+    const intent: WriteIntent = { tool: call.tool, method: call.method, path, params };
+    await this.admit(intent, call.signal);
+
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
+    try {
+      const response = await this.send(
+        {
+          method: call.method,
+          path,
+          query: hasBody ? "" : encoded,
+          body: hasBody ? encoded : undefined,
+          contentType: hasBody ? "application/x-www-form-urlencoded" : undefined,
+        },
+        signal,
+      );
+      const result = await this.readWhole(response, call.method, path, call.responseFormat ?? "json");
+      this.recordWrite(intent, { status: result.status, upid: extractUpid(result.envelope) });
+      return result;
+    } catch (error) {
+      const failure = this.toFailure(error, call.signal, deadline);
+      this.recordWrite(intent, failure instanceof ProxmoxHttpError ? { status: failure.status, error: failure.message } : { error: failure.message });
+      throw failure;
+    }
+  }
+
+  /**
+   * A call whose answer is streamed to the caller (downloads) or whose body is streamed from
+   * a file (uploads). Non-2xx answers throw ProxmoxHttpError; timeouts are the agent's
+   * header and idle-body limits, so a long transfer that keeps moving is not cut off.
+   */
+  async raw(call: RawCall): Promise<RawResponse> {
+    const path = validateApiPath(call.path);
+    const query = encodeParams(call.query ?? {});
+    const intent: WriteIntent = {
+      tool: call.tool,
+      method: call.method,
+      path,
+      params: call.upload?.params ?? call.query ?? {},
+      ...(call.upload ? { upload: { fileName: call.upload.fileName, bytes: call.upload.bytes } } : {}),
+    };
+    await this.admit(intent, call.signal);
+    try {
+      const response = await this.send(
+        {
+          method: call.method,
+          path,
+          query,
+          body: call.body?.stream,
+          contentType: call.body?.contentType,
+          contentLength: call.body?.length,
+        },
+        call.signal,
+      );
+      if (response.statusCode < 200 || response.statusCode > 299) {
+        throw await this.httpError(response, call.method, path);
+      }
+      if (call.method !== "GET") {
+        // Writes through raw() (uploads) are recorded when their answer is known by the caller.
+        this.recordWrite(intent, { status: response.statusCode });
+      }
+      return {
+        status: response.statusCode,
+        contentType: headerText(response.headers["content-type"]),
+        headers: response.headers,
+        body: response.body,
+      };
+    } catch (error) {
+      const failure = this.toFailure(error, call.signal, undefined);
+      this.recordWrite(intent, failure instanceof ProxmoxHttpError ? { status: failure.status, error: failure.message } : { error: failure.message });
+      throw failure;
+    }
+  }
+
+  /** Convenience for internal reads (task status, node list, network config). */
+  async getData(path: string, params: Params = {}, signal?: AbortSignal, tool = "internal"): Promise<unknown> {
+    const result = await this.call({ tool, method: "GET", path, params, ...(signal ? { signal } : {}) });
+    return result.envelope?.data;
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined);
+  }
+
+  private async admit(intent: WriteIntent, signal: AbortSignal | undefined): Promise<void> {
+    if (intent.method === "GET") return;
+    try {
+      if (this.readOnly) {
+        throw new LocalRefusal(
+          "refused_read_only",
+          `${intent.method} ${intent.path} refused: this server runs with PROXMOX_READ_ONLY=true, so only GET requests reach Proxmox. Ask the operator to turn read-only mode off if the change is intended.`,
+        );
+      }
+      await this.gate?.authorize(intent, this, signal);
+    } catch (error) {
+      if (error instanceof LocalRefusal) this.gate?.record(intent, { refusal: error.code, error: error.message });
+      throw error;
+    }
+  }
+
+  private recordWrite(intent: WriteIntent, outcome: WriteOutcome): void {
+    if (intent.method === "GET" || !this.gate) return;
+    this.gate.record(intent, { ...outcome, ...(outcome.error ? { error: this.redact(outcome.error) } : {}) });
+  }
+
+  private async send(
+    req: {
+      method: HttpMethod;
+      path: string;
+      query: string;
+      body: string | RawBody["stream"] | undefined;
+      contentType: string | undefined;
+      contentLength?: number | undefined;
+    },
+    signal: AbortSignal | undefined,
+  ): Promise<Dispatcher.ResponseData> {
+    const headers: Record<string, string> = {
+      authorization: this.authorization,
+      accept: "application/json, text/plain;q=0.9, */*;q=0.5",
+    };
+    if (req.contentType) headers["content-type"] = req.contentType;
+    if (req.contentLength !== undefined) headers["content-length"] = String(req.contentLength);
+    const url = `${this.apiBase}${req.path}${req.query ? `?${req.query}` : ""}`;
+    return request(url, {
+      method: req.method,
+      headers,
+      body: req.body ?? null,
+      dispatcher: this.dispatcher,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  private async readWhole(
+    response: Dispatcher.ResponseData,
+    method: HttpMethod,
+    path: string,
+    format: "json" | "text",
+  ): Promise<ApiResult> {
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      throw await this.httpError(response, method, path);
+    }
+    const contentType = headerText(response.headers["content-type"]);
+    if (!isTextual(contentType)) {
+      response.body.destroy();
+      throw new ProxmoxTransportError(
+        "too_large",
+        `${method} ${path} answered ${contentType}, which is not text`,
+        "Save it with proxmox_download and a destination inside PROXMOX_FILE_ROOTS.",
+      );
+    }
+    const bytes = await readCapped(response.body, MAX_RESPONSE_BYTES);
+    if (bytes === undefined) {
+      throw new ProxmoxTransportError(
+        "too_large",
+        `${method} ${path} answered more than ${MAX_RESPONSE_BYTES / 1024} KiB, too much to return to the model`,
+        "Narrow the request (filters such as type=, limit=/start= on logs), or save the answer to a file with proxmox_download.",
+      );
+    }
+    const text = bytes.toString("utf8");
+    if (format === "json" && /json/i.test(contentType)) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+          return { status: response.statusCode, contentType, envelope: parsed as Record<string, unknown>, bytes: bytes.length };
+        }
+      } catch {
+        // not JSON after all: hand it back as text
+      }
+    }
+    return { status: response.statusCode, contentType, text, bytes: bytes.length };
+  }
+
+  private async httpError(response: Dispatcher.ResponseData, method: HttpMethod, path: string): Promise<ProxmoxHttpError> {
+    const bytes = await readCapped(response.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
+    let detail = "";
+    let errors: Record<string, string> | undefined;
+    if (bytes && bytes.length > 0) {
+      try {
+        const body = JSON.parse(bytes.toString("utf8")) as { message?: unknown; errors?: unknown };
+        if (typeof body.message === "string") detail = body.message.trim();
+        if (body.errors && typeof body.errors === "object") {
+          errors = Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, String(v).trim()]));
+        }
+      } catch {
+        detail = bytes.toString("utf8").trim().slice(0, 2000);
+      }
+    }
+    const location = headerText(response.headers.location);
+    return new ProxmoxHttpError(
+      method,
+      path,
+      response.statusCode,
+      this.redact(response.statusText ?? ""),
+      this.redact(detail),
+      errors,
+      location ? this.redact(location) : undefined,
+    );
+  }
+
+  private toFailure(error: unknown, callerSignal: AbortSignal | undefined, deadline: AbortSignal | undefined): Error {
+    if (error instanceof ProxmoxHttpError || error instanceof LocalRefusal || error instanceof ProxmoxTransportError) {
+      return error;
+    }
+    return classifyTransportError(error, {
+      origin: this.origin,
+      cancelled: callerSignal?.aborted ?? false,
+      timedOut: deadline?.aborted ?? false,
+      timeoutMs: this.timeoutMs,
+      redact: this.redact,
+    });
+  }
+}
+
+function headerText(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value) ?? "";
+}
+
+/** Reads a body up to `limit` bytes; undefined (and the body destroyed) when it is larger. */
+export async function readCapped(body: Readable & AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > limit) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks, total);
+}

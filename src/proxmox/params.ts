@@ -1,0 +1,81 @@
+import { LocalRefusal } from "./errors.ts";
+
+export type Scalar = string | number | boolean;
+export type ParamValue = Scalar | Scalar[];
+export type Params = Record<string, ParamValue>;
+
+/** Proxmox refuses form or JSON bodies over this size with a 501. */
+export const MAX_FORM_BYTES = 512 * 1024;
+
+function refuse(message: string): never {
+  throw new LocalRefusal("invalid_parameters", message);
+}
+
+function checkScalar(name: string, value: unknown): Scalar {
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) refuse(`parameter '${name}' is not a finite number`);
+    return value;
+  }
+  if (value === null) {
+    refuse(`parameter '${name}' is null; leave it out to keep the current value, or name it in 'delete' to clear a setting`);
+  }
+  if (typeof value === "object") {
+    refuse(
+      `parameter '${name}' is an object; Proxmox property strings are plain strings, e.g. net0 = "virtio,bridge=vmbr0,firewall=1"`,
+    );
+  }
+  refuse(`parameter '${name}' has unsupported type ${typeof value}`);
+}
+
+/**
+ * Accepts the tool's `parameters` argument: an object of scalars or arrays of scalars, or a
+ * JSON string of such an object (some MCP clients send that). Everything else is refused.
+ */
+export function normalizeParameters(input: unknown): Params {
+  if (input === undefined) return {};
+  let value = input;
+  if (typeof value === "string") {
+    if (value.trim() === "") return {};
+    try {
+      value = JSON.parse(value);
+    } catch {
+      refuse("parameters is a string that is not JSON; pass an object such as {\"vmid\": 100}");
+    }
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    refuse("parameters must be an object such as {\"vmid\": 100}");
+  }
+  const out: Params = {};
+  for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+    out[name] = Array.isArray(raw) ? raw.map((item, i) => checkScalar(`${name}[${i}]`, item)) : checkScalar(name, raw);
+  }
+  return out;
+}
+
+function scalarText(value: Scalar): string {
+  if (typeof value === "boolean") return value ? "1" : "0";
+  return String(value);
+}
+
+/** Form/query encoding as Proxmox reads it: booleans as 1/0, arrays as repeated keys. */
+export function encodeParams(params: Params): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    const key = encodeURIComponent(name);
+    for (const item of Array.isArray(value) ? value : [value]) {
+      parts.push(`${key}=${encodeURIComponent(scalarText(item))}`);
+    }
+  }
+  return parts.join("&");
+}
+
+export function checkFormSize(body: string): void {
+  const bytes = Buffer.byteLength(body);
+  if (bytes > MAX_FORM_BYTES) {
+    throw new LocalRefusal(
+      "request_too_large",
+      `the encoded parameters are ${bytes} bytes, over Proxmox's 512 KiB limit for a request body; split the change into smaller requests`,
+    );
+  }
+}

@@ -1,0 +1,19 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ServerDeps } from "../server.ts";
+import { runApiCall } from "./api-call.ts";
+import { parametersArg, pathArg } from "./schemas.ts";
+
+export function registerGetTool(server: McpServer, deps: ServerDeps): void {
+  server.registerTool(
+    "proxmox_get",
+    {
+      title: "Read from the Proxmox API",
+      description:
+        "GET any Proxmox VE API path (relative to /api2/json) and return the JSON envelope {data, total?, changes?}. Parameters go in the query string. Use proxmox_search_endpoints to find paths.",
+      inputSchema: { path: pathArg, parameters: parametersArg },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async ({ path, parameters }, extra) =>
+      runApiCall(deps, { tool: "proxmox_get", method: "GET", path, parameters, signal: extra.signal }),
+  );
+}

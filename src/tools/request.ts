@@ -1,0 +1,36 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { HTTP_METHODS } from "../proxmox/client.ts";
+import type { ServerDeps } from "../server.ts";
+import { runApiCall } from "./api-call.ts";
+import { parametersArg, pathArg } from "./schemas.ts";
+
+export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
+  server.registerTool(
+    "proxmox_request",
+    {
+      title: "Call the Proxmox API (may change the cluster)",
+      description:
+        "Send GET, POST, PUT or DELETE to any Proxmox VE API path (relative to /api2/json). POST/PUT parameters are form-encoded; GET/DELETE parameters go in the query string. Writes usually return a task id (UPID): that means submitted, not finished. Use proxmox_describe_endpoint first for the exact parameters.",
+      inputSchema: {
+        method: z.enum(HTTP_METHODS).describe("HTTP method"),
+        path: pathArg,
+        parameters: parametersArg,
+        response_format: z
+          .enum(["json", "text"])
+          .optional()
+          .describe("'json' (default) returns the envelope; 'text' returns the body as text, e.g. a task log with download=1"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    async ({ method, path, parameters, response_format }, extra) =>
+      runApiCall(deps, {
+        tool: "proxmox_request",
+        method,
+        path,
+        parameters,
+        responseFormat: response_format ?? "json",
+        signal: extra.signal,
+      }),
+  );
+}
