@@ -34,19 +34,20 @@ export function createAgent(options: AgentOptions): Agent {
  * dispatcher must go through that dispatcher's `dispatch`. Bun's stand-in would skip it
  * and with it every TLS setting.
  */
-export async function assertRealUndici(): Promise<void> {
+export async function assertRealUndici(AgentClass: typeof Agent = Agent, requestFn: typeof request = request): Promise<void> {
   const sentinel = new Error("probe dispatched");
-  const probe = new Agent();
+  const probe = new AgentClass();
   probe.dispatch = () => {
     throw sentinel;
   };
   let outcome: unknown = "request resolved without dispatching";
   try {
-    await request("http://127.0.0.1:9/", { dispatcher: probe });
+    await requestFn("http://127.0.0.1:9/", { dispatcher: probe });
   } catch (error) {
     outcome = error;
   } finally {
-    await probe.close().catch(() => undefined);
+    // Bun's stand-in has no close(); the real Agent does.
+    await (probe as Partial<Agent>).close?.().catch(() => undefined);
   }
   if (outcome !== sentinel) {
     throw new Error(

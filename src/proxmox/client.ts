@@ -283,7 +283,7 @@ export class ProxmoxClient {
     }
     const contentType = headerText(response.headers["content-type"]);
     if (!isTextual(contentType)) {
-      response.body.destroy();
+      discard(response.body);
       throw new ProxmoxTransportError(
         "too_large",
         `${method} ${path} answered ${contentType}, which is not text`,
@@ -353,6 +353,12 @@ export class ProxmoxClient {
   }
 }
 
+/** Stops reading a body; undici reports the abort as an error event that nobody needs. */
+export function discard(body: Readable): void {
+  body.on("error", () => undefined);
+  body.destroy();
+}
+
 function headerText(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? "";
 }
@@ -364,7 +370,7 @@ export async function readCapped(body: Readable & AsyncIterable<Uint8Array>, lim
   for await (const chunk of body) {
     total += chunk.byteLength;
     if (total > limit) {
-      body.destroy();
+      discard(body);
       return undefined;
     }
     chunks.push(Buffer.from(chunk));

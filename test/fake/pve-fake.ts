@@ -25,6 +25,8 @@ export interface FakeRequest {
   pathParams: Record<string, string>;
   /** The unread request stream, for routes registered with { stream: true }. */
   stream?: IncomingMessage;
+  /** Set when the client closed the connection before the answer was complete. */
+  abandoned?: boolean;
 }
 
 export interface FakeReply {
@@ -111,6 +113,7 @@ export class FakeProxmox {
   private readonly tasks = new Map<string, FakeTask>();
   private readonly sockets = new Set<Socket>();
   private taskCounter = 0;
+  private waiters: Array<(req: FakeRequest) => void> = [];
   /** Number of TCP connections accepted, to tell keep-alive from reconnects. */
   connections = 0;
 
@@ -168,6 +171,11 @@ export class FakeProxmox {
   /** API requests only (under /api2/json). */
   apiRequests(): FakeRequest[] {
     return this.requests.filter((r) => r.url.startsWith("/api2/json"));
+  }
+
+  /** Resolves with the next request the fake receives (already recorded). */
+  nextRequest(): Promise<FakeRequest> {
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   /** Adds or replaces a route. Template placeholders like {node} match one segment. */
@@ -259,13 +267,19 @@ export class FakeProxmox {
     const method = req.method ?? "GET";
     const route = isApi ? this.findRoute(method, path) : undefined;
 
+    req.on("error", () => undefined);
+    res.on("error", () => undefined);
     const record: FakeRequest = { method, url, path, query, headers: req.headers, body: Buffer.alloc(0), params: {}, pathParams: {} };
     this.requests.push(record);
+    res.on("close", () => {
+      if (!res.writableFinished) record.abandoned = true;
+    });
     if (route?.route.stream) {
       record.stream = req;
     } else {
       record.body = await readBody(req);
     }
+    for (const wake of this.waiters.splice(0)) wake(record);
 
     if (!isApi) {
       const handler = this.files.get(rawPath);

@@ -1,0 +1,60 @@
+import { describe, expect, test } from "bun:test";
+import { LocalRefusal } from "../../src/proxmox/errors.ts";
+import { validateApiPath } from "../../src/proxmox/path.ts";
+
+describe("validateApiPath accepts", () => {
+  test.each([
+    ["/", "/"],
+    ["/version", "/version"],
+    ["/nodes/pve1/qemu/100/status/current", "/nodes/pve1/qemu/100/status/current"],
+    ["/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso", "/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso"],
+    ["/nodes/pve/storage/local/content/local:iso%2Fdebian.iso", "/nodes/pve/storage/local/content/local:iso%2Fdebian.iso"],
+    ["/cluster/ha/resources/vm:100", "/cluster/ha/resources/vm:100"],
+    ["/access/users/mcp@pve", "/access/users/mcp@pve"],
+    ["/nodes/pve/qemu/100/snapshot/before upgrade", "/nodes/pve/qemu/100/snapshot/before%20upgrade"],
+    ["/nodes/pvé", "/nodes/pv%C3%A9"],
+    ["/nodes/pve/tasks/UPID:pve:00010D94:001CA6EA:6124E1B9:vzdump:100:root@pam:/status", "/nodes/pve/tasks/UPID:pve:00010D94:001CA6EA:6124E1B9:vzdump:100:root@pam:/status"],
+    ["/a.b/..c", "/a.b/..c"],
+  ])("%s", (input, expected) => {
+    expect(validateApiPath(input)).toBe(expected);
+  });
+});
+
+describe("validateApiPath refuses", () => {
+  test.each([
+    ["", "empty"],
+    ["nodes", "must start with /"],
+    ["//nodes", "empty segment"],
+    ["/nodes//pve", "empty segment"],
+    ["/api2/json/nodes", "relative to /api2/json"],
+    ["/API2/json/nodes", "relative to /api2/json"],
+    ["/api2", "relative to /api2/json"],
+    ["/nodes?x=1", "'?'"],
+    ["/nodes#frag", "'#'"],
+    ["/nodes\\pve", "backslash"],
+    ["/nodes/pve\n", "control"],
+    ["/nodes/\x00", "control"],
+    ["/nodes/pve\x7f", "control"],
+    ["/nodes/./pve", "'.' and '..'"],
+    ["/nodes/../access", "'.' and '..'"],
+    ["/nodes/..", "'.' and '..'"],
+    ["/nodes/%2e%2e/access", "'.' and '..'"],
+    ["/nodes/%2E/access", "'.' and '..'"],
+    ["/nodes/.%2e/access", "'.' and '..'"],
+    ["/nodes/%252e%252e", "encoded twice"],
+    ["/nodes/local%253Aiso", "encoded twice"],
+    ["/nodes/%zz", "invalid percent escape"],
+    ["/nodes/%0a", "encoded control"],
+    ["/nodes/a%5Cb", "encoded backslash"],
+  ])("%j (%s)", (input, why) => {
+    let error: unknown;
+    try {
+      validateApiPath(input);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(LocalRefusal);
+    expect((error as LocalRefusal).code).toBe("invalid_path");
+    expect((error as LocalRefusal).message).toContain(why);
+  });
+});
