@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.ts";
 import type { Logger } from "./log.ts";
 import type { ProxmoxClient } from "./proxmox/client.ts";
+import type { PollingOptions } from "./tasks/wait.ts";
 import { registerGetTool } from "./tools/get.ts";
 import { registerRequestTool } from "./tools/request.ts";
 
@@ -14,6 +15,8 @@ export interface ServerDeps {
   /** Read-only mode: tools that could write are not registered at all. */
   readOnly: boolean;
   log: Logger;
+  /** How often a waited-for task is polled; tests shorten it. */
+  taskPolling?: PollingOptions;
 }
 
 export function createServer(deps: ServerDeps): McpServer {

@@ -4,7 +4,7 @@ import { createAgent, request, type Dispatcher } from "../http/undici.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.ts";
 import { checkFormSize, encodeParams, type Params } from "./params.ts";
 import { validateApiPath } from "./path.ts";
-import { createRedactor, type Redactor } from "./redact.ts";
+import { createRedactor, createSecretRedactor, type Redactor } from "./redact.ts";
 import { classifyTransportError } from "./transport-errors.ts";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
@@ -112,6 +112,8 @@ export class ProxmoxClient {
   readonly readOnly: boolean;
   /** Removes the token in any form from text meant for a person, a model or a log. */
   readonly redact: Redactor;
+  /** Removes only the secret: successful answers keep the token id, which UPIDs and ACLs contain. */
+  private readonly redactSecret: Redactor;
   private readonly apiBase: string;
   private readonly authorization: string;
   private readonly dispatcher: Dispatcher;
@@ -127,6 +129,7 @@ export class ProxmoxClient {
     this.gate = options.gate;
     this.authorization = `PVEAPIToken=${connection.tokenId}=${connection.tokenSecret}`;
     this.redact = createRedactor(connection.tokenId, connection.tokenSecret);
+    this.redactSecret = createSecretRedactor(connection.tokenSecret);
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher =
       options.dispatcher ??
@@ -298,7 +301,7 @@ export class ProxmoxClient {
         "Narrow the request (filters such as type=, limit=/start= on logs), or save the answer to a file with proxmox_download.",
       );
     }
-    const text = bytes.toString("utf8");
+    const text = this.redactSecret(bytes.toString("utf8"));
     if (format === "json" && /json/i.test(contentType)) {
       try {
         const parsed: unknown = JSON.parse(text);

@@ -2,6 +2,11 @@ import { LocalRefusal } from "./errors.ts";
 
 const PCHAR = /[A-Za-z0-9\-._~!$&'()*+,;=:@%]/;
 
+/** One path segment from a raw value: everything outside RFC 3986 pchar (and '%') is escaped. */
+export function encodeSegment(value: string): string {
+  return value.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]/gu, (c) => encodeURIComponent(c));
+}
+
 function refuse(path: string, why: string): never {
   throw new LocalRefusal(
     "invalid_path",

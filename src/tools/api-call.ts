@@ -1,25 +1,79 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ApiCall, ApiResult } from "../proxmox/client.ts";
+import type { ApiCall, ApiResult, ProxmoxClient } from "../proxmox/client.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
 import type { ServerDeps } from "../server.ts";
+import { parseUpid } from "../tasks/upid.ts";
+import { DEFAULT_WAIT_S, waitForTask } from "../tasks/wait.ts";
 import { failureResult, okResult } from "./result.ts";
 
 /** The JSON envelope as Proxmox sent it, or the text body. */
-export function resultPayload(result: ApiResult, redactSecret: (s: string) => string): Record<string, unknown> {
-  if (result.envelope) return result.envelope;
-  return { content_type: result.contentType, text: redactSecret(result.text ?? "") };
+export function resultPayload(result: ApiResult): Record<string, unknown> {
+  if (result.envelope) return { ...result.envelope };
+  return { content_type: result.contentType, text: result.text ?? "" };
 }
 
-/** Shared body of proxmox_get and proxmox_request: validate, call, shape the result. */
+export interface WaitRequest {
+  wait?: boolean | undefined;
+  wait_timeout_s?: number | undefined;
+}
+
+/**
+ * With wait=true and a UPID in `data`, adds `task` with the finished task's outcome. The write
+ * itself already succeeded, so a failure to read the task status is reported inside `task`.
+ */
+export async function addTaskOutcome(
+  deps: ServerDeps,
+  client: ProxmoxClient,
+  payload: Record<string, unknown>,
+  wait: WaitRequest,
+  tool: string,
+  signal: AbortSignal | undefined,
+): Promise<Record<string, unknown>> {
+  if (!wait.wait) return payload;
+  const upid = parseUpid(payload.data);
+  if (!upid)
+    return {
+      ...payload,
+      task: null,
+      task_note: "The answer is not a task id (UPID), so there was nothing to wait for.",
+    };
+  try {
+    const task = await waitForTask(client, upid, {
+      timeoutMs: (wait.wait_timeout_s ?? DEFAULT_WAIT_S) * 1000,
+      signal,
+      tool,
+      ...(deps.taskPolling ? { polling: deps.taskPolling } : {}),
+    });
+    return { ...payload, task };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const why = client.redact(error instanceof Error ? error.message : String(error));
+    return {
+      ...payload,
+      task: {
+        upid: upid.upid,
+        node: upid.node,
+        type: upid.type,
+        status: "unknown",
+        ok: null,
+        note: `The task was submitted, but its status could not be read: ${why}`,
+      },
+    };
+  }
+}
+
+/** Shared body of proxmox_get and proxmox_request: validate, call, optionally wait, shape the result. */
 export async function runApiCall(
   deps: ServerDeps,
   call: Omit<ApiCall, "params"> & { parameters: unknown },
+  wait: WaitRequest = {},
 ): Promise<CallToolResult> {
   const { client } = deps;
   try {
     const params = normalizeParameters(call.parameters);
     const result = await client.call({ ...call, params });
-    return okResult(resultPayload(result, client.redact));
+    const payload = resultPayload(result);
+    return okResult(await addTaskOutcome(deps, client, payload, wait, call.tool, call.signal));
   } catch (error) {
     return failureResult(error, client.redact);
   }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "../server.ts";
 import { runApiCall } from "./api-call.ts";
-import { parametersArg, pathArg } from "./schemas.ts";
+import { parametersArg, pathArg, waitArgs } from "./schemas.ts";
 
 export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
   server.registerTool(
@@ -11,7 +11,7 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
     {
       title: "Call the Proxmox API (may change the cluster)",
       description:
-        "Send GET, POST, PUT or DELETE to any Proxmox VE API path (relative to /api2/json). POST/PUT parameters are form-encoded; GET/DELETE parameters go in the query string. Writes usually return a task id (UPID): that means submitted, not finished. Use proxmox_describe_endpoint first for the exact parameters.",
+        "Send GET, POST, PUT or DELETE to any Proxmox VE API path (relative to /api2/json). POST/PUT parameters are form-encoded; GET/DELETE parameters go in the query string. Writes usually return a task id (UPID): that means submitted, not finished; pass wait=true to get the finished outcome. Use proxmox_describe_endpoint first for the exact parameters.",
       inputSchema: {
         method: z.enum(HTTP_METHODS).describe("HTTP method"),
         path: pathArg,
@@ -19,18 +19,25 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
         response_format: z
           .enum(["json", "text"])
           .optional()
-          .describe("'json' (default) returns the envelope; 'text' returns the body as text, e.g. a task log with download=1"),
+          .describe(
+            "'json' (default) returns the envelope; 'text' returns the body as text, e.g. a task log with download=1",
+          ),
+        ...waitArgs,
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ method, path, parameters, response_format }, extra) =>
-      runApiCall(deps, {
-        tool: "proxmox_request",
-        method,
-        path,
-        parameters,
-        responseFormat: response_format ?? "json",
-        signal: extra.signal,
-      }),
+    async ({ method, path, parameters, response_format, wait, wait_timeout_s }, extra) =>
+      runApiCall(
+        deps,
+        {
+          tool: "proxmox_request",
+          method,
+          path,
+          parameters,
+          responseFormat: response_format ?? "json",
+          signal: extra.signal,
+        },
+        { wait, wait_timeout_s },
+      ),
   );
 }

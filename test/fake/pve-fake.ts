@@ -199,7 +199,7 @@ export class FakeProxmox {
    */
   startTask(node: string, type: string, id: string, opts: { pollsUntilDone?: number; exitstatus?: string; log?: string[] } = {}): string {
     this.taskCounter++;
-    const startTime = 1_760_000_000 + this.taskCounter;
+    const startTime = Math.floor(Date.now() / 1000);
     const upid = `UPID:${node}:${hex(4000 + this.taskCounter, 8)}:${hex(100000 + this.taskCounter, 8)}:${hex(startTime, 8)}:${type}:${id}:${this.options.tokenId}:`;
     this.tasks.set(upid, {
       upid,

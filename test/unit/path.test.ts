@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { LocalRefusal } from "../../src/proxmox/errors.ts";
-import { validateApiPath } from "../../src/proxmox/path.ts";
+import { encodeSegment, validateApiPath } from "../../src/proxmox/path.ts";
 
 describe("validateApiPath accepts", () => {
   test.each([
@@ -56,5 +56,17 @@ describe("validateApiPath refuses", () => {
     expect(error).toBeInstanceOf(LocalRefusal);
     expect((error as LocalRefusal).code).toBe("invalid_path");
     expect((error as LocalRefusal).message).toContain(why);
+  });
+});
+
+describe("encodeSegment", () => {
+  test.each([
+    ["UPID:pve:0001:0002:6124E1B9:vzdump:100:root@pam!tok:", "UPID:pve:0001:0002:6124E1B9:vzdump:100:root@pam!tok:"],
+    ["local:iso/debian.iso", "local:iso%2Fdebian.iso"],
+    ["before upgrade", "before%20upgrade"],
+    ["é", "%C3%A9"],
+  ])("%s -> %s", (value, expected) => {
+    expect(encodeSegment(value)).toBe(expected);
+    expect(validateApiPath(`/x/${encodeSegment(value)}`)).toBe(`/x/${expected}`);
   });
 });

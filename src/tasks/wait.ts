@@ -1,0 +1,128 @@
+import type { ProxmoxClient } from "../proxmox/client.ts";
+import { judgeExitStatus, pollDelay } from "./outcome.ts";
+import { taskPath, type Upid } from "./upid.ts";
+
+export const LOG_TAIL_LINES = 50;
+export const DEFAULT_WAIT_S = 120;
+export const MAX_WAIT_S = 3600;
+
+export interface PollingOptions {
+  initialMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_POLLING: PollingOptions = { initialMs: 250, maxMs: 5000 };
+
+export interface TaskOutcome {
+  upid: string;
+  node: string;
+  type: string;
+  id: string;
+  status: "running" | "stopped";
+  exitstatus?: string;
+  /** true: stopped with OK or warnings; false: stopped with an error; null: still running. */
+  ok: boolean | null;
+  warnings?: number;
+  duration_s: number;
+  log_tail?: string[];
+  note: string;
+}
+
+interface TaskStatus {
+  status?: string;
+  exitstatus?: string;
+  starttime?: number;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function readLogTail(
+  client: ProxmoxClient,
+  upid: Upid,
+  signal: AbortSignal | undefined,
+  tool: string,
+): Promise<string[]> {
+  const path = taskPath(upid, "log");
+  const probe = await client.call({
+    tool,
+    method: "GET",
+    path,
+    params: { start: 0, limit: 1 },
+    ...(signal ? { signal } : {}),
+  });
+  const total = Number(probe.envelope?.total ?? 0);
+  const start = Math.max(0, total - LOG_TAIL_LINES);
+  const data = await client.getData(path, { start, limit: LOG_TAIL_LINES }, signal, tool);
+  return Array.isArray(data) ? data.map((line) => String((line as { t?: unknown }).t ?? "")) : [];
+}
+
+/**
+ * Polls a task's status on the node inside its UPID until it stops or `timeoutMs` passes.
+ * Never repeats the original request; cancelling `signal` stops the polling.
+ */
+export async function waitForTask(
+  client: ProxmoxClient,
+  upid: Upid,
+  options: {
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    polling?: PollingOptions;
+    tool: string;
+    now?: () => number;
+  },
+): Promise<TaskOutcome> {
+  const now = options.now ?? Date.now;
+  const polling = options.polling ?? DEFAULT_POLLING;
+  const started = now();
+  const base = { upid: upid.upid, node: upid.node, type: upid.type, id: upid.id };
+  let status: TaskStatus = {};
+  for (let attempt = 0; ; attempt++) {
+    status = ((await client.getData(taskPath(upid, "status"), {}, options.signal, options.tool)) ?? {}) as TaskStatus;
+    if (status.status === "stopped") break;
+    const remaining = options.timeoutMs - (now() - started);
+    if (remaining <= 0) {
+      return {
+        ...base,
+        status: "running",
+        ok: null,
+        duration_s: Math.max(0, Math.round(now() / 1000 - (status.starttime ?? upid.starttime))),
+        note: `The task is still running after ${Math.round(options.timeoutMs / 1000)} s; that is not a failure. Check it later with GET ${taskPath(upid, "status")}.`,
+      };
+    }
+    await sleep(Math.min(remaining, pollDelay(attempt, polling.initialMs, polling.maxMs)), options.signal);
+  }
+
+  const judged = judgeExitStatus(status.exitstatus);
+  const outcome: TaskOutcome = {
+    ...base,
+    status: "stopped",
+    ...(status.exitstatus !== undefined ? { exitstatus: status.exitstatus } : {}),
+    ok: judged.ok,
+    ...(judged.warnings !== undefined ? { warnings: judged.warnings } : {}),
+    duration_s: Math.max(0, Math.round(now() / 1000 - (status.starttime ?? upid.starttime))),
+    note: judged.ok
+      ? judged.warnings
+        ? `The task finished with ${judged.warnings} warning(s); the log tail shows them.`
+        : "The task finished successfully."
+      : `The task failed: ${status.exitstatus ?? "no exit status"}. The log tail shows why.`,
+  };
+  if (!judged.ok || judged.warnings) {
+    outcome.log_tail = await readLogTail(client, upid, options.signal, options.tool).catch((error: unknown) => [
+      `(the task log could not be read: ${client.redact(error instanceof Error ? error.message : String(error))})`,
+    ]);
+  }
+  return outcome;
+}
