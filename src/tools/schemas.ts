@@ -5,23 +5,43 @@ export const pathArg = z
   .string()
   .describe("API path relative to /api2/json, starting with '/', e.g. /nodes/pve/qemu/100/status/current");
 
+/** Some MCP clients send an object argument as a JSON string; parse it before validation. */
+function parseJsonObjectString(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  if (value.trim() === "") return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+// A plain object schema (no anyOf) keeps the tool list portable across MCP clients; the
+// values are checked by normalizeParameters, which explains each refusal.
 export const parametersArg = z
-  .union([z.record(z.string(), z.unknown()), z.string()])
+  .preprocess(
+    parseJsonObjectString,
+    z.looseObject({}, { error: 'parameters must be an object such as {"vmid": 100}, or a JSON string of one' }),
+  )
   .optional()
   .describe(
-    "API parameters as an object of strings, numbers, booleans or arrays of those. Property strings stay strings: {\"net0\": \"virtio,bridge=vmbr0\"}.",
+    'API parameters as an object of strings, numbers, booleans or arrays of those. Property strings stay strings: {"net0": "virtio,bridge=vmbr0"}.',
   );
 
 export const waitArgs = {
   wait: z
     .boolean()
     .optional()
-    .describe("When the answer is a task id (UPID), wait for the task to finish and return its outcome (ok, exit status, log tail on failure)"),
+    .describe(
+      "When the answer is a task id (UPID), wait for the task to finish and return its outcome (ok, exit status, log tail on failure)",
+    ),
   wait_timeout_s: z
     .number()
     .int()
     .min(1)
     .max(MAX_WAIT_S)
     .optional()
-    .describe(`How long to wait in seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}); a task still running then is reported as running, not failed`),
+    .describe(
+      `How long to wait in seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}); a task still running then is reported as running, not failed`,
+    ),
 };

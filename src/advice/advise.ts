@@ -1,0 +1,155 @@
+import type { Catalog, Endpoint } from "../catalog/catalog.ts";
+import { describePermissions } from "../catalog/describe.ts";
+import type { HttpMethod, ProxmoxClient } from "../proxmox/client.ts";
+import { ProxmoxHttpError } from "../proxmox/errors.ts";
+import { acceptedParameters } from "./parameters.ts";
+
+/** How long an error may wait for the catalog or the node list before it is returned without them. */
+export const ADVICE_BUDGET_MS = 1500;
+
+export interface AdviceSources {
+  client: ProxmoxClient;
+  /** The catalog if it is loaded or can be loaded within the budget; never throws. */
+  catalog(signal: AbortSignal | undefined): Promise<Catalog | undefined>;
+}
+
+export interface FailedCall {
+  method: HttpMethod;
+  path: string;
+  signal?: AbortSignal | undefined;
+}
+
+const placeholders = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+
+function findEndpoint(catalog: Catalog, method: string, path: string): Endpoint | undefined {
+  const match = catalog.match(path);
+  return match ? catalog.endpoint(method, match.template) : undefined;
+}
+
+export function forbiddenAdvice(endpoint: Endpoint): string[] {
+  const hints: string[] = [];
+  if (!endpoint.allowtoken) {
+    hints.push(
+      `${endpoint.method} ${endpoint.path} refuses API tokens entirely (allowtoken 0): no token can call it, whatever its privileges. Use the web UI or pveum on a node.`,
+    );
+  }
+  const permissions = describePermissions(endpoint.permissions);
+  if (permissions?.check) {
+    hints.push(
+      `${endpoint.method} ${endpoint.path} needs ${permissions.check}${permissions.description ? `; ${permissions.description}` : ""}.`,
+    );
+  } else if (permissions?.description) {
+    hints.push(`${endpoint.method} ${endpoint.path}: ${permissions.description}`);
+  }
+  return hints;
+}
+
+export function badRequestAdvice(endpoint: Endpoint, errors: Record<string, string> | undefined): string[] {
+  const rejected = Object.entries(errors ?? {}).map(([name, why]) => `${name}: ${why}`);
+  const accepted = acceptedParameters(endpoint.parameters, placeholders(endpoint.path));
+  return [
+    ...(rejected.length ? [`Rejected: ${rejected.join("; ")}.`] : []),
+    `${endpoint.method} ${endpoint.path} accepts: ${accepted || "no parameters"}.`,
+  ];
+}
+
+export function notImplementedAdvice(catalog: Catalog, method: string, path: string): string[] {
+  const match = catalog.match(path);
+  if (match) {
+    const methods = catalog.pathEntry(match.template)?.methods.map((e) => e.method) ?? [];
+    return [`${match.template} exists, but not with ${method}; it takes ${methods.join(", ") || "no method"}.`];
+  }
+  const nearest = catalog
+    .closest(path, 3)
+    .map(
+      (template) =>
+        `${(catalog.pathEntry(template)?.methods.map((e) => e.method) ?? []).join("|") || "(no methods)"} ${template}`,
+    );
+  return nearest.length ? [`Closest existing endpoints: ${nearest.join(", ")}.`] : [];
+}
+
+/** The collection to list when an object is missing: the nearest ancestor path with a GET, filled in. */
+export function listingAdvice(catalog: Catalog, path: string): string[] {
+  const match = catalog.match(path);
+  if (!match) return [];
+  const segments = match.template.split("/");
+  for (let end = segments.length - 1; end > 1; end--) {
+    const template = segments.slice(0, end).join("/");
+    if (!catalog.endpoint("GET", template)) continue;
+    const concrete = template.replace(/\{([^}]+)\}/g, (whole, name: string) => match.params[name] ?? whole);
+    if (concrete === path) continue;
+    return [`List what exists with GET ${concrete}.`];
+  }
+  return [];
+}
+
+export function nodeAdvice(pathNode: string | undefined, nodes: { node: string; status?: string }[]): string[] {
+  if (nodes.length === 0) return [];
+  const list = nodes.map((n) => `${n.node}${n.status ? ` (${n.status})` : ""}`).join(", ");
+  const caseMatch = pathNode
+    ? nodes.find((n) => n.node !== pathNode && n.node.toLowerCase() === pathNode.toLowerCase())
+    : undefined;
+  return [
+    `This cluster's nodes: ${list}.${caseMatch ? ` Node names are case-sensitive: use '${caseMatch.node}', not '${pathNode}'.` : ""}`,
+  ];
+}
+
+const NODE_PROBLEM = /hostname lookup '[^']*' failed|no such node|node '[^']*' does not exist/i;
+
+function isNodeProblem(error: ProxmoxHttpError): boolean {
+  return error.status === 595 || error.status === 596 || NODE_PROBLEM.test(`${error.reason}\n${error.detail}`);
+}
+
+function withBudget(signal: AbortSignal | undefined): AbortSignal {
+  const budget = AbortSignal.timeout(ADVICE_BUDGET_MS);
+  return signal ? AbortSignal.any([signal, budget]) : budget;
+}
+
+async function clusterNodes(
+  client: ProxmoxClient,
+  signal: AbortSignal | undefined,
+): Promise<{ node: string; status?: string }[]> {
+  try {
+    const data = await client.getData("/nodes", {}, withBudget(signal), "advice");
+    return Array.isArray(data)
+      ? data.filter((n): n is { node: string; status?: string } => typeof n?.node === "string")
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Hints that turn a failed call into a next step, from the catalog and (for node problems)
+ * one GET /nodes. Bounded in time; any failure here just means fewer hints.
+ */
+export async function adviseFailure(error: unknown, call: FailedCall, sources: AdviceSources): Promise<string[]> {
+  if (!(error instanceof ProxmoxHttpError)) return [];
+  try {
+    if (isNodeProblem(error)) {
+      const pathNode = /^\/nodes\/([^/]+)/.exec(call.path)?.[1];
+      return nodeAdvice(
+        pathNode ? decodeURIComponent(pathNode) : undefined,
+        await clusterNodes(sources.client, call.signal),
+      );
+    }
+    if (![400, 403, 500, 501].includes(error.status)) return [];
+    const catalog = await sources.catalog(withBudget(call.signal));
+    if (!catalog) return [];
+    const endpoint = findEndpoint(catalog, call.method, call.path);
+    switch (error.status) {
+      case 403:
+        return endpoint ? forbiddenAdvice(endpoint) : [];
+      case 400:
+        return endpoint ? badRequestAdvice(endpoint, error.errors) : [];
+      case 501:
+        return /not implemented/i.test(`${error.reason}\n${error.detail}`)
+          ? notImplementedAdvice(catalog, call.method, call.path)
+          : [];
+      default:
+        return /does not exist/i.test(`${error.reason}\n${error.detail}`) ? listingAdvice(catalog, call.path) : [];
+    }
+  } catch {
+    return [];
+  }
+}
