@@ -1,4 +1,7 @@
 import { readFileSync } from "node:fs";
+import { loadCatalogConfig, type CatalogConfig } from "./catalog/config.ts";
+import { loadFileConfig, type FileConfig } from "./files/config.ts";
+import { loadPolicyConfig, type PolicyConfig } from "./policy/config.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -28,6 +31,12 @@ export interface ConnectionConfig {
 
 export interface Config {
   connection: ConnectionConfig;
+  /** Local write policy: read-only mode, protected guests, rules, VLAN guard, audit trail. */
+  policy: PolicyConfig;
+  /** PROXMOX_FILE_ROOTS; undefined: file transfer disabled. */
+  files?: FileConfig | undefined;
+  /** PROXMOX_SCHEMA_URL: where the API catalog comes from (issue 3). */
+  catalog: CatalogConfig;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -137,5 +146,8 @@ export function loadConnectionConfig(env: Env): ConnectionConfig {
 export function loadConfig(env: Env): Config {
   return {
     connection: loadConnectionConfig(env),
+    policy: loadPolicyConfig(env),
+    files: loadFileConfig(env),
+    catalog: loadCatalogConfig(env),
   };
 }

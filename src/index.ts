@@ -1,15 +1,18 @@
 #!/usr/bin/env bun
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CatalogLoader } from "./catalog/loader.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { FileAccess } from "./files/resolver.ts";
 import { assertRealUndici } from "./http/undici.ts";
 import { stderrLogger } from "./log.ts";
+import { createPolicyGate } from "./policy/gate.ts";
 import { ProxmoxClient } from "./proxmox/client.ts";
+import { createRedactor } from "./proxmox/redact.ts";
 import { createServer } from "./server.ts";
 
-async function main(): Promise<void> {
-  let config;
+function exitOnConfigError<T>(build: () => T): T {
   try {
-    config = loadConfig(process.env);
+    return build();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`proxmox-ve-mcp: configuration error: ${error.message}\n`);
@@ -17,11 +20,21 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+}
+
+async function main(): Promise<void> {
+  const config = exitOnConfigError(() => loadConfig(process.env));
   await assertRealUndici();
 
-  const client = new ProxmoxClient({ connection: config.connection });
-  const log = stderrLogger(client.redact);
-  const server = createServer({ client, readOnly: false, log });
+  // The client's own redactor, built before the client because the gate it receives needs it.
+  const redact = createRedactor(config.connection.tokenId, config.connection.tokenSecret);
+  const log = stderrLogger(redact);
+  const readOnly = config.policy.readOnly;
+  const gate = exitOnConfigError(() => createPolicyGate({ policy: config.policy, log, redact }));
+  const client = new ProxmoxClient({ connection: config.connection, readOnly, gate });
+  const files = config.files ? new FileAccess(config.files) : undefined;
+  const catalog = new CatalogLoader({ config: config.catalog, connection: config.connection, log });
+  const server = createServer({ client, readOnly, log, files, catalog });
   const transport = new StdioServerTransport();
 
   let closing = false;
@@ -30,6 +43,7 @@ async function main(): Promise<void> {
     closing = true;
     await server.close().catch(() => undefined);
     await client.close();
+    await catalog.close();
     process.exit(0);
   };
   process.stdin.on("end", shutdown);

@@ -4,6 +4,7 @@
 import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
+import { pipeline, type Readable } from "node:stream";
 import { sharedTestPki } from "./certs.ts";
 
 export const FAKE_TOKEN_ID = "mcp@pve!test";
@@ -45,6 +46,8 @@ export interface FakeReply {
   destroy?: boolean;
   /** Never answer (until the client gives up). */
   hang?: boolean;
+  /** A streamed 2xx body (downloads), sent without Content-Length as pve-http-server streams; an error drops the connection. */
+  stream?: Readable;
 }
 
 export type FakeHandler = (req: FakeRequest) => FakeReply | Promise<FakeReply>;
@@ -342,6 +345,11 @@ export class FakeProxmox {
     if (reply.hang) return;
     if (reply.destroy) {
       res.socket?.destroy();
+      return;
+    }
+    if (reply.stream) {
+      res.writeHead(reply.status ?? 200, { server: "pve-api-daemon/3.0", "content-type": reply.contentType ?? "application/octet-stream", ...reply.headers });
+      pipeline(reply.stream, res, (error) => error && res.socket?.destroy());
       return;
     }
     const status = reply.status ?? 200;

@@ -1,0 +1,26 @@
+// The loopback fake with the file transfer routes, in its own process so its memory and CPU
+// are not counted as the server's. `bun bench/transfer-fake.ts <seed> <bytes>...` serves
+// GET .../file-restore/download?filepath=/bench-<bytes> for each size, prints one JSON line {url, env,
+// authorization}, then one JSON line per finished transfer, and stops when stdin closes.
+import { FakeProxmox } from "../test/fake/pve-fake.ts";
+import { installFileRoutes } from "../test/fake/upload.ts";
+
+const fake = await FakeProxmox.start();
+const routes = installFileRoutes(fake, {
+  onUpload: (u) => process.stdout.write(`${JSON.stringify({ event: "upload", size: u.size, sha256: u.sha256, fileName: u.fileName })}\n`),
+  onServed: (d) => process.stdout.write(`${JSON.stringify({ event: "download", filepath: d.filepath, bytes: d.bytes, sha256: d.sha256 })}\n`),
+});
+const [seed, ...sizes] = process.argv.slice(2).map(Number);
+for (const size of sizes) routes.serve(`/bench-${size}`, { size, seed: seed! });
+process.stdout.write(`${JSON.stringify({ url: fake.url, env: fake.env(), authorization: fake.authorization })}\n`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await fake.stop();
+  process.exit(0);
+};
+process.stdin.on("end", stop);
+process.stdin.on("close", stop);
+process.stdin.resume();

@@ -1,0 +1,317 @@
+import { describeEndpoint, type DescribeOutcome } from "./describe.ts";
+import { parseSchemaText } from "./parse.ts";
+import {
+  describeIssues,
+  MethodSchema,
+  toFlag,
+  TreeSchema,
+  type MethodInfo,
+  type ParameterInfo,
+  type PermissionsInfo,
+  type SchemaNode,
+} from "./schema.ts";
+import { SchemaParseError } from "./parse.ts";
+import { buildSearchIndex, runSearch, type SearchIndex, type SearchOptions, type SearchPage } from "./search.ts";
+
+/** Where a catalog came from, as shown to the model (never with credentials). */
+export interface CatalogSource {
+  kind: "configured" | "cluster" | "public" | "inline";
+  /** URL (userinfo and query values removed) or file path. */
+  location: string;
+}
+
+export interface Endpoint {
+  /** GET, POST, PUT or DELETE. */
+  method: string;
+  /** Template, e.g. /nodes/{node}/qemu/{vmid}/snapshot. */
+  path: string;
+  /** The handler name, e.g. vm_stop. */
+  name: string;
+  description: string;
+  /** False when the endpoint refuses API tokens. Missing means allowed, as in Proxmox. */
+  allowtoken: boolean;
+  protected: boolean;
+  downloadAllowed: boolean;
+  exposeCredentials: boolean;
+  proxyto: string | undefined;
+  parameters: Record<string, ParameterInfo>;
+  permissions: PermissionsInfo | undefined;
+  returns: unknown;
+  /** The whole validated method object, unknown fields included. */
+  info: MethodInfo;
+}
+
+export interface PathEntry {
+  path: string;
+  segments: string[];
+  /** Endpoints of this path, in GET, POST, PUT, DELETE order. */
+  methods: Endpoint[];
+  children: string[];
+}
+
+export interface PathMatch {
+  template: string;
+  /** Placeholder values taken from a concrete path ({} for a template). */
+  params: Record<string, string>;
+}
+
+export interface SkippedMethod {
+  path: string;
+  method: string;
+  reason: string;
+}
+
+const METHOD_ORDER = ["GET", "POST", "PUT", "DELETE"];
+
+interface TrieNode {
+  literal: Map<string, TrieNode>;
+  params: { name: string; node: TrieNode }[];
+  template?: string;
+}
+
+const PLACEHOLDER = /^\{([^{}]+)\}$/;
+
+/** Splits and decodes a path; "", "/" -> []. */
+export function pathSegments(path: string): string[] {
+  return path
+    .split("/")
+    .filter((s) => s.length > 0)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
+}
+
+/**
+ * What a caller may pass as a path: a template, a concrete path, a full URL, with or
+ * without /api2/json, a query string or a trailing slash. Returns "/a/b" form.
+ */
+export function normalizeInputPath(input: string): string {
+  let p = input.trim();
+  const url = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(p);
+  if (url) p = url[1] ?? "/";
+  p = p.replace(/[?#].*$/, "");
+  p = p.replace(/^\/*api2\/(json|extjs|html|spiceconfig|png)(?=\/|$)/i, "");
+  p = `/${p.split("/").filter((s) => s.length > 0).join("/")}`;
+  return p;
+}
+
+/** Walks the tree; each method is validated separately so one odd entry cannot sink the catalog. */
+function collect(nodes: SchemaNode[], paths: Map<string, PathEntry>, skipped: SkippedMethod[]): void {
+  for (const node of nodes) {
+    const entry: PathEntry = {
+      path: node.path,
+      segments: pathSegments(node.path),
+      methods: [],
+      children: (node.children ?? []).map((c) => c.path),
+    };
+    for (const [key, raw] of Object.entries(node.info ?? {})) {
+      const parsed = MethodSchema.safeParse(raw);
+      if (!parsed.success) {
+        skipped.push({ path: node.path, method: key, reason: describeIssues(parsed.error) });
+        continue;
+      }
+      entry.methods.push(toEndpoint(node.path, key, parsed.data));
+    }
+    entry.methods.sort((a, b) => METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
+    const existing = paths.get(node.path);
+    if (existing) {
+      existing.methods.push(...entry.methods);
+      existing.children.push(...entry.children);
+    } else {
+      paths.set(node.path, entry);
+    }
+    collect(node.children ?? [], paths, skipped);
+  }
+}
+
+function toEndpoint(path: string, key: string, info: MethodInfo): Endpoint {
+  return {
+    method: (info.method ?? key).toUpperCase(),
+    path,
+    name: info.name ?? "",
+    description: info.description ?? "",
+    allowtoken: info.allowtoken === undefined || info.allowtoken === null ? true : toFlag(info.allowtoken),
+    protected: toFlag(info.protected),
+    downloadAllowed: toFlag(info.download_allowed),
+    exposeCredentials: toFlag(info.expose_credentials),
+    proxyto: info.proxyto ?? undefined,
+    parameters: info.parameters?.properties ?? {},
+    permissions: info.permissions ?? undefined,
+    returns: info.returns,
+    info,
+  };
+}
+
+/** The parsed, indexed API: kept for the life of the process once loaded. */
+export class Catalog {
+  readonly source: CatalogSource;
+  readonly endpoints: readonly Endpoint[];
+  readonly skipped: readonly SkippedMethod[];
+  private readonly paths: Map<string, PathEntry>;
+  private readonly byKey: Map<string, Endpoint>;
+  private readonly trie: TrieNode;
+  private readonly index: SearchIndex;
+
+  constructor(tree: SchemaNode[], source: CatalogSource) {
+    this.source = source;
+    this.paths = new Map();
+    const skipped: SkippedMethod[] = [];
+    collect(tree, this.paths, skipped);
+    this.skipped = skipped;
+    const endpoints: Endpoint[] = [];
+    this.byKey = new Map();
+    this.trie = { literal: new Map(), params: [] };
+    for (const entry of this.paths.values()) {
+      this.insert(entry);
+      for (const endpoint of entry.methods) {
+        endpoints.push(endpoint);
+        this.byKey.set(`${endpoint.method} ${endpoint.path}`, endpoint);
+      }
+    }
+    if (endpoints.length === 0) throw new SchemaParseError("the schema holds no usable endpoints");
+    this.endpoints = endpoints;
+    this.index = buildSearchIndex(endpoints);
+  }
+
+  /** Parse (without executing), validate and index an API viewer file. */
+  static fromText(text: string, source: CatalogSource): Catalog {
+    const data = parseSchemaText(text);
+    const tree = TreeSchema.safeParse(data);
+    if (!tree.success) throw new SchemaParseError(`the schema does not have the API viewer's shape: ${describeIssues(tree.error)}`);
+    return new Catalog(tree.data, source);
+  }
+
+  get size(): number {
+    return this.endpoints.length;
+  }
+
+  /** Every path of the tree, templates only. */
+  allPaths(): string[] {
+    return [...this.paths.keys()];
+  }
+
+  pathEntry(template: string): PathEntry | undefined {
+    return this.paths.get(template);
+  }
+
+  endpoint(method: string, template: string): Endpoint | undefined {
+    return this.byKey.get(`${method.toUpperCase()} ${template}`);
+  }
+
+  /**
+   * The template a concrete path (or a template) belongs to, segment by segment; literal
+   * segments win over placeholders.
+   */
+  match(path: string): PathMatch | undefined {
+    const segments = pathSegments(normalizeInputPath(path));
+    const params: Record<string, string> = {};
+    const walk = (node: TrieNode, i: number): string | undefined => {
+      if (i === segments.length) return node.template;
+      const segment = segments[i]!;
+      const placeholder = PLACEHOLDER.exec(segment);
+      if (!placeholder) {
+        const next = node.literal.get(segment);
+        if (next) {
+          const found = walk(next, i + 1);
+          if (found) return found;
+        }
+      }
+      for (const param of node.params) {
+        const found = walk(param.node, i + 1);
+        if (found) {
+          if (!placeholder) params[param.name] = segment;
+          return found;
+        }
+      }
+      return undefined;
+    };
+    const template = walk(this.trie, 0);
+    return template === undefined ? undefined : { template, params };
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchPage {
+    return runSearch(this.index, query, options);
+  }
+
+  describe(pathOrTemplate: string, method?: string): DescribeOutcome {
+    return describeEndpoint(this, pathOrTemplate, method);
+  }
+
+  /** The `n` templates nearest to a path that matches none, by segment-wise edit distance. */
+  closest(path: string, n = 5): string[] {
+    const wanted = pathSegments(normalizeInputPath(path));
+    const scored = [...this.paths.values()].map((entry) => ({
+      path: entry.path,
+      distance: segmentDistance(wanted, entry.segments),
+    }));
+    scored.sort((a, b) => a.distance - b.distance || a.path.length - b.path.length || a.path.localeCompare(b.path));
+    return scored.slice(0, n).map((s) => s.path);
+  }
+
+  private insert(entry: PathEntry): void {
+    let node = this.trie;
+    for (const segment of entry.segments) {
+      const placeholder = PLACEHOLDER.exec(segment);
+      if (placeholder) {
+        let param = node.params.find((p) => p.name === placeholder[1]);
+        if (!param) {
+          param = { name: placeholder[1]!, node: { literal: new Map(), params: [] } };
+          node.params.push(param);
+        }
+        node = param.node;
+      } else {
+        let next = node.literal.get(segment);
+        if (!next) {
+          next = { literal: new Map(), params: [] };
+          node.literal.set(segment, next);
+        }
+        node = next;
+      }
+    }
+    node.template = entry.path;
+  }
+}
+
+/** Edit distance over segments; a placeholder accepts any segment, near-miss literals cost less than 1. */
+export function segmentDistance(input: string[], template: string[]): number {
+  const rows = input.length + 1;
+  const cols = template.length + 1;
+  let prev = new Array<number>(cols);
+  let cur = new Array<number>(cols);
+  for (let j = 0; j < cols; j++) prev[j] = j;
+  for (let i = 1; i < rows; i++) {
+    cur[0] = i;
+    for (let j = 1; j < cols; j++) {
+      const sub = prev[j - 1]! + substitutionCost(input[i - 1]!, template[j - 1]!);
+      cur[j] = Math.min(sub, prev[j]! + 1, cur[j - 1]! + 1);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[cols - 1]!;
+}
+
+function substitutionCost(a: string, b: string): number {
+  if (a === b) return 0;
+  if (PLACEHOLDER.test(b)) return PLACEHOLDER.test(a) ? 0 : 0.3;
+  if (PLACEHOLDER.test(a)) return 0.9;
+  return Math.min(1, 0.15 + levenshtein(a.toLowerCase(), b.toLowerCase()) / Math.max(a.length, b.length));
+}
+
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}

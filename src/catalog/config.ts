@@ -1,0 +1,95 @@
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError, type Env } from "../config.ts";
+
+export const SCHEMA_URL_VARIABLE = "PROXMOX_SCHEMA_URL";
+
+/** Where PROXMOX_SCHEMA_URL points: an https URL (apidoc.js or the viewer's index.html) or a local file. */
+export type SchemaLocation =
+  | {
+      kind: "url";
+      /** What is fetched and shown: origin and path only. Userinfo, query and fragment are never sent. */
+      url: URL;
+      display: string;
+      /** What was removed from the setting (for one warning), e.g. ["user name and password"]. */
+      dropped: string[];
+      /** Strings that must never appear in output (userinfo, query values). */
+      secrets: string[];
+    }
+  | { kind: "file"; path: string };
+
+export interface CatalogConfig {
+  /** PROXMOX_SCHEMA_URL; undefined: the cluster's own viewer, then the public one. */
+  schema?: SchemaLocation | undefined;
+}
+
+const EXPECTED = "expected an https URL of the API viewer's apidoc.js or index.html, or a local file path";
+
+/** Userinfo and query values, raw and decoded, that are at least 3 characters long. */
+export function urlSecrets(url: URL): string[] {
+  const found = new Set<string>();
+  const add = (value: string) => {
+    for (const form of [value, safeDecode(value), encodeURIComponent(safeDecode(value))]) if (form.length >= 3) found.add(form);
+  };
+  if (url.username) add(url.username);
+  if (url.password) add(url.password);
+  if (url.username && url.password) add(`${url.username}:${url.password}`);
+  for (const value of url.searchParams.values()) add(value);
+  for (const part of url.search.replace(/^\?/, "").split("&")) {
+    const value = part.split("=").slice(1).join("=");
+    if (value) add(value);
+  }
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Replaces every secret with [redacted]. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
+  return out;
+}
+
+export function parseSchemaUrl(value: string | undefined, cwd: string = process.cwd()): SchemaLocation | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const text = value.trim();
+  if (/[\x00-\x1f]/.test(text)) throw new ConfigError(SCHEMA_URL_VARIABLE, `contains control characters; ${EXPECTED}`);
+  if (/^file:/i.test(text)) {
+    try {
+      return { kind: "file", path: fileURLToPath(text) };
+    } catch {
+      throw new ConfigError(SCHEMA_URL_VARIABLE, `is not a usable file: URL; ${EXPECTED}`);
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new ConfigError(SCHEMA_URL_VARIABLE, `is not a valid URL; ${EXPECTED}`);
+    }
+    if (url.protocol !== "https:") {
+      // The message must not echo the value: it may carry a password.
+      throw new ConfigError(SCHEMA_URL_VARIABLE, `uses ${url.protocol.replace(/:$/, "")}, not https; ${EXPECTED}`);
+    }
+    // No credentials go to a catalog host, so a user name, password or query string is dropped.
+    const dropped = [
+      ...(url.username || url.password ? ["user name and password"] : []),
+      ...(url.search ? ["query string"] : []),
+    ];
+    const fetched = new URL(`${url.origin}${url.pathname}`);
+    return { kind: "url", url: fetched, display: fetched.href, dropped, secrets: urlSecrets(url) };
+  }
+  return { kind: "file", path: resolve(cwd, text) };
+}
+
+export function loadCatalogConfig(env: Env): CatalogConfig {
+  return { schema: parseSchemaUrl(env[SCHEMA_URL_VARIABLE]) };
+}

@@ -1,0 +1,292 @@
+import type { ConnectionConfig } from "../config.ts";
+import { createAgent, type Dispatcher } from "../http/undici.ts";
+import type { Logger } from "../log.ts";
+import { Catalog, type CatalogSource } from "./catalog.ts";
+import { redactSecrets, type CatalogConfig } from "./config.ts";
+import { SchemaParseError } from "./parse.ts";
+import {
+  fetchCapped,
+  findApidocScript,
+  looksLikeHtml,
+  MAX_SCHEMA_BYTES,
+  readCappedFile,
+  resolveScriptFile,
+  resolveScriptUrl,
+  SourceFailure,
+  type Fetched,
+} from "./source.ts";
+
+/** The catalog as other features use it: loaded on first use, then kept until restart. */
+export interface CatalogProvider {
+  /** The catalog, loading it first if needed. Throws CatalogUnavailableError. */
+  get(signal?: AbortSignal): Promise<Catalog>;
+  /** The catalog if it is already loaded; never does I/O. */
+  peek(): Catalog | undefined;
+}
+
+export const VIEWER_PATH = "/pve-docs/api-viewer/apidoc.js";
+export const PUBLIC_SCHEMA_URL = `https://pve.proxmox.com${VIEWER_PATH}`;
+
+export interface Attempt {
+  source: CatalogSource;
+  outcome: string;
+}
+
+/** No catalog could be loaded; the message names every source tried and what happened. */
+export class CatalogUnavailableError extends Error {
+  constructor(
+    readonly attempts: Attempt[],
+    readonly cancelled: boolean,
+  ) {
+    super(
+      cancelled
+        ? "loading the API catalog was cancelled"
+        : `no API catalog could be loaded: ${attempts.map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ")}`,
+    );
+    this.name = "CatalogUnavailableError";
+  }
+}
+
+export interface CatalogLoaderOptions {
+  config: CatalogConfig;
+  connection: ConnectionConfig;
+  log: Logger;
+  /** For tests: where the public fallback lives. */
+  publicUrl?: string;
+  /** For tests: dispatchers instead of agents built from the connection / default trust. */
+  clusterDispatcher?: Dispatcher;
+  publicDispatcher?: Dispatcher;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+interface Plan {
+  source: CatalogSource;
+  load(signal: AbortSignal): Promise<string>;
+  /** Whether a failure of this kind moves on to the next source. */
+  fallsBack(failure: SourceFailure): boolean;
+}
+
+interface Flight {
+  promise: Promise<Catalog>;
+  controller: AbortController;
+  waiters: number;
+}
+
+const LOAD_TIMEOUT_CAP_MS = 60_000;
+
+/**
+ * Loads the API viewer schema lazily: PROXMOX_SCHEMA_URL when set, else the cluster's own
+ * viewer (its TLS settings, no Authorization), else the public one (public trust only).
+ * Concurrent first callers share one load; a failed or cancelled load is forgotten.
+ */
+export class CatalogLoader implements CatalogProvider {
+  private catalog: Catalog | undefined;
+  private flight: Flight | undefined;
+  private readonly owned: Dispatcher[] = [];
+  private clusterAgent: Dispatcher | undefined;
+  private publicAgent: Dispatcher | undefined;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly secrets: string[];
+
+  constructor(private readonly options: CatalogLoaderOptions) {
+    this.timeoutMs = options.timeoutMs ?? Math.min(options.connection.timeoutMs, LOAD_TIMEOUT_CAP_MS);
+    this.maxBytes = options.maxBytes ?? MAX_SCHEMA_BYTES;
+    this.secrets = options.config.schema?.kind === "url" ? options.config.schema.secrets : [];
+    this.clusterAgent = options.clusterDispatcher;
+    this.publicAgent = options.publicDispatcher;
+    const schema = options.config.schema;
+    if (schema?.kind === "url" && schema.dropped.length) {
+      options.log.warn(`PROXMOX_SCHEMA_URL: the ${schema.dropped.join(" and the ")} are not sent; catalog hosts never get credentials`);
+    }
+  }
+
+  peek(): Catalog | undefined {
+    return this.catalog;
+  }
+
+  async get(signal?: AbortSignal): Promise<Catalog> {
+    if (this.catalog) return this.catalog;
+    if (signal?.aborted) throw new CatalogUnavailableError([], true);
+    let flight = this.flight;
+    if (!flight) {
+      const controller = new AbortController();
+      const started: Flight = { controller, waiters: 0, promise: Promise.resolve(undefined as never) };
+      started.promise = this.load(controller.signal).then(
+        (catalog) => {
+          this.catalog = catalog;
+          if (this.flight === started) this.flight = undefined;
+          void this.closeOwned();
+          return catalog;
+        },
+        (error: unknown) => {
+          if (this.flight === started) this.flight = undefined;
+          throw error;
+        },
+      );
+      started.promise.catch(() => undefined);
+      this.flight = flight = started;
+    }
+    return this.wait(flight, signal);
+  }
+
+  /** Waits for the shared load; the load itself is abandoned only when every waiter has left. */
+  private async wait(flight: Flight, signal: AbortSignal | undefined): Promise<Catalog> {
+    flight.waiters++;
+    let onAbort: (() => void) | undefined;
+    try {
+      if (!signal) return await flight.promise;
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(new CatalogUnavailableError([], true));
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+      return await Promise.race([flight.promise, aborted]);
+    } finally {
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+      flight.waiters--;
+      if (flight.waiters === 0 && this.flight === flight && signal?.aborted) {
+        this.flight = undefined;
+        flight.controller.abort();
+      }
+    }
+  }
+
+  /** Closes the agents this loader built; the catalog stays. */
+  async close(): Promise<void> {
+    this.flight?.controller.abort();
+    await this.closeOwned();
+  }
+
+  private async closeOwned(): Promise<void> {
+    const agents = this.owned.splice(0);
+    if (this.clusterAgent && agents.includes(this.clusterAgent)) this.clusterAgent = undefined;
+    if (this.publicAgent && agents.includes(this.publicAgent)) this.publicAgent = undefined;
+    await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
+  }
+
+  private redact = (text: string): string => redactSecrets(text, this.secrets);
+
+  private cluster(): Dispatcher {
+    if (!this.clusterAgent) {
+      const { ca, verifyTls } = this.options.connection;
+      this.clusterAgent = createAgent({ ca, verifyTls, timeoutMs: this.timeoutMs });
+      this.owned.push(this.clusterAgent);
+    }
+    return this.clusterAgent;
+  }
+
+  /** Default public trust: the cluster's private CA and PROXMOX_VERIFY_TLS=false do not apply. */
+  private public(): Dispatcher {
+    if (!this.publicAgent) {
+      this.publicAgent = createAgent({ verifyTls: true, timeoutMs: this.timeoutMs });
+      this.owned.push(this.publicAgent);
+    }
+    return this.publicAgent;
+  }
+
+  private plans(): Plan[] {
+    const schema = this.options.config.schema;
+    const never = () => false;
+    if (schema?.kind === "file") {
+      return [{ source: { kind: "configured", location: schema.path }, load: (signal) => this.loadFile(schema.path, signal), fallsBack: never }];
+    }
+    if (schema?.kind === "url") {
+      const sameOrigin = schema.url.origin === this.options.connection.origin;
+      return [
+        {
+          source: { kind: "configured", location: schema.display },
+          load: (signal) => this.loadUrl(schema.url, sameOrigin ? this.cluster() : this.public(), signal),
+          fallsBack: never,
+        },
+      ];
+    }
+    const clusterUrl = new URL(VIEWER_PATH, this.options.connection.origin);
+    const publicUrl = new URL(this.options.publicUrl ?? PUBLIC_SCHEMA_URL);
+    return [
+      {
+        source: { kind: "cluster", location: clusterUrl.href },
+        load: (signal) => this.loadUrl(clusterUrl, this.cluster(), signal),
+        fallsBack: (failure) => failure.kind === "missing" || failure.kind === "unreachable",
+      },
+      { source: { kind: "public", location: publicUrl.href }, load: (signal) => this.loadUrl(publicUrl, this.public(), signal), fallsBack: never },
+    ];
+  }
+
+  private async load(signal: AbortSignal): Promise<Catalog> {
+    const attempts: Attempt[] = [];
+    for (const plan of this.plans()) {
+      try {
+        const text = await plan.load(signal);
+        const catalog = this.parse(text, plan.source);
+        this.options.log.info(`API catalog loaded from the ${plan.source.kind} source ${plan.source.location}: ${catalog.size} endpoints`);
+        if (catalog.skipped.length) {
+          this.options.log.warn(`API catalog: ${catalog.skipped.length} malformed methods skipped, e.g. ${catalog.skipped[0]!.method} ${catalog.skipped[0]!.path}`);
+        }
+        return catalog;
+      } catch (error) {
+        const failure = error instanceof SourceFailure ? error : new SourceFailure("invalid", this.redact(error instanceof Error ? error.message : String(error)));
+        if (failure.kind === "cancelled" || signal.aborted) throw new CatalogUnavailableError(attempts, true);
+        attempts.push({ source: plan.source, outcome: failure.message });
+        if (!plan.fallsBack(failure)) break;
+        this.options.log.warn(`API catalog: the ${plan.source.kind} source ${plan.source.location} ${failure.message}; trying the next one`);
+      }
+    }
+    throw new CatalogUnavailableError(attempts, false);
+  }
+
+  private parse(text: string, source: CatalogSource): Catalog {
+    try {
+      return Catalog.fromText(text, source);
+    } catch (error) {
+      if (error instanceof SchemaParseError) throw new SourceFailure("invalid", `is not a usable API schema: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private fetchOptions(dispatcher: Dispatcher, signal: AbortSignal) {
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    return {
+      dispatcher,
+      signal: AbortSignal.any([signal, deadline]),
+      deadline,
+      timeoutMs: this.timeoutMs,
+      maxBytes: this.maxBytes,
+      redact: this.redact,
+    };
+  }
+
+  private async loadUrl(url: URL, dispatcher: Dispatcher, signal: AbortSignal): Promise<string> {
+    const options = this.fetchOptions(dispatcher, signal);
+    const page: Fetched = await fetchCapped(url, options);
+    if (!looksLikeHtml(page)) return page.text;
+    const src = findApidocScript(page.text);
+    if (!src) throw new SourceFailure("invalid", "is an HTML page without an apidoc.js script");
+    const script = resolveScriptUrl(src, url);
+    try {
+      return (await fetchCapped(script, options)).text;
+    } catch (error) {
+      if (error instanceof SourceFailure) throw new SourceFailure(error.kind, `loads ${this.redact(script.origin + script.pathname)}, which ${error.message}`);
+      throw error;
+    }
+  }
+
+  private async loadFile(path: string, signal: AbortSignal): Promise<string> {
+    const page = await readCappedFile(path, this.maxBytes, signal);
+    if (!looksLikeHtml(page)) return page.text;
+    const src = findApidocScript(page.text);
+    if (!src) throw new SourceFailure("invalid", "is an HTML page without an apidoc.js script");
+    const script = resolveScriptFile(src, path);
+    try {
+      return (await readCappedFile(script, this.maxBytes, signal)).text;
+    } catch (error) {
+      if (error instanceof SourceFailure) throw new SourceFailure(error.kind, `loads ${script}, which ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+/** A provider around a catalog already in hand (tests, embedding). */
+export function staticCatalogProvider(catalog: Catalog): CatalogProvider {
+  return { get: async () => catalog, peek: () => catalog };
+}

@@ -1,0 +1,84 @@
+// Porter's stemming algorithm (M.F. Porter, 1980), so that "replicate", "replication" and
+// "replicating" meet in one index term.
+
+const STEP2: Record<string, string> = {
+  ational: "ate", tional: "tion", enci: "ence", anci: "ance", izer: "ize", bli: "ble", alli: "al",
+  entli: "ent", eli: "e", ousli: "ous", ization: "ize", ation: "ate", ator: "ate", alism: "al",
+  iveness: "ive", fulness: "ful", ousness: "ous", aliti: "al", iviti: "ive", biliti: "ble", logi: "log",
+};
+const STEP3: Record<string, string> = { icate: "ic", ative: "", alize: "al", iciti: "ic", ical: "ic", ful: "", ness: "" };
+
+const c = "[^aeiou]";
+const v = "[aeiouy]";
+const C = `${c}[^aeiouy]*`;
+const V = `${v}[aeiou]*`;
+const MGR0 = new RegExp(`^(${C})?${V}${C}`);
+const MEQ1 = new RegExp(`^(${C})?${V}${C}(${V})?$`);
+const MGR1 = new RegExp(`^(${C})?${V}${C}${V}${C}`);
+const S_V = new RegExp(`^(${C})?${v}`);
+const CVC = new RegExp(`^${C}${v}[^aeiouwxy]$`);
+
+const STEP1A_SSES = /^(.+?)(ss|i)es$/;
+const STEP1A_S = /^(.+?)([^s])s$/;
+const STEP1B_EED = /^(.+?)eed$/;
+const STEP1B_ED = /^(.+?)(ed|ing)$/;
+const STEP1C = /^(.+?)y$/;
+const STEP2_RE = /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/;
+const STEP3_RE = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/;
+const STEP4_RE = /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
+const STEP4_ION = /^(.+?)(s|t)(ion)$/;
+const STEP5_E = /^(.+?)e$/;
+
+function porter(word: string): string {
+  if (word.length < 3) return word;
+  let w = word;
+  const startsWithY = w[0] === "y";
+  if (startsWithY) w = `Y${w.slice(1)}`;
+
+  let m: RegExpExecArray | null;
+  if ((m = STEP1A_SSES.exec(w))) w = m[1]! + m[2]!;
+  else if ((m = STEP1A_S.exec(w))) w = m[1]! + m[2]!;
+
+  if ((m = STEP1B_EED.exec(w))) {
+    if (MGR0.test(m[1]!)) w = w.slice(0, -1);
+  } else if ((m = STEP1B_ED.exec(w))) {
+    const stem = m[1]!;
+    if (S_V.test(stem)) {
+      w = stem;
+      if (/(at|bl|iz)$/.test(w)) w += "e";
+      else if (/([^aeiouylsz])\1$/.test(w)) w = w.slice(0, -1);
+      else if (CVC.test(w)) w += "e";
+    }
+  }
+
+  if ((m = STEP1C.exec(w)) && S_V.test(m[1]!)) w = `${m[1]!}i`;
+
+  if ((m = STEP2_RE.exec(w)) && MGR0.test(m[1]!)) w = m[1]! + STEP2[m[2]!]!;
+  if ((m = STEP3_RE.exec(w)) && MGR0.test(m[1]!)) w = m[1]! + STEP3[m[2]!]!;
+
+  if ((m = STEP4_RE.exec(w))) {
+    if (MGR1.test(m[1]!)) w = m[1]!;
+  } else if ((m = STEP4_ION.exec(w))) {
+    const stem = m[1]! + m[2]!;
+    if (MGR1.test(stem)) w = stem;
+  }
+
+  if ((m = STEP5_E.exec(w))) {
+    const stem = m[1]!;
+    if (MGR1.test(stem) || (MEQ1.test(stem) && !CVC.test(stem))) w = stem;
+  }
+  if (/ll$/.test(w) && MGR1.test(w)) w = w.slice(0, -1);
+
+  if (startsWithY) w = `y${w.slice(1)}`;
+  return w;
+}
+
+/** Stems a lower-case word; words with digits and short words stay as they are. */
+export function stem(word: string, cache?: Map<string, string>): string {
+  if (word.length < 4 || /\d/.test(word)) return word;
+  const hit = cache?.get(word);
+  if (hit !== undefined) return hit;
+  const out = porter(word);
+  cache?.set(word, out);
+  return out;
+}

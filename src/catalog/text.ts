@@ -1,0 +1,78 @@
+/** Text helpers shared by the index and the describe output. */
+
+/** Lower-case words of a text: runs of letters and digits ("cloud-init" -> cloud, init). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+}
+
+/** Splits camelCase and letter/digit boundaries before `words` (keepActive -> keep, active). */
+export function identifierWords(name: string): string[] {
+  return words(name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/\[n\]/g, ""));
+}
+
+/** Words that carry no meaning for finding an endpoint. */
+export const STOPWORDS = new Set(
+  (
+    "a an the of on to for in into at by with from as about over under via per " +
+    "is are be been being was were am do does did doing done has have had having " +
+    "i me my we us our you your it its this that these those there here " +
+    "what which who whom whose how when where why whether " +
+    "and or but if then than so also just only very too all whole entire " +
+    "can could should would will shall may might must please want need like " +
+    "some any each every other another such same own different various " +
+    "one two three four five six seven eight nine ten " +
+    "get gets got right now currently along its it's s t proxmox pve"
+  ).split(" "),
+);
+
+/**
+ * Readable text from the schema's AsciiDoc-like markup: `code` loses its backticks,
+ * `term`;; definition lists become "- term: text", hard-wrapped lines are joined and
+ * {pve} is spelled out.
+ */
+export function markupToText(text: string): string {
+  const paragraphs = text
+    .replace(/\r\n?/g, "\n")
+    .replace(/\{pve\}/g, "Proxmox VE")
+    .replace(/^\[horizontal\]\s*$/gm, "")
+    .split(/\n{2,}/);
+  const out: string[] = [];
+  let pendingTerm: string | undefined;
+  for (const raw of paragraphs) {
+    const lines = raw.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
+    if (lines.length === 0) continue;
+    // A paragraph that is only "term;;" announces the next paragraph as its definition.
+    if (lines.length === 1 && /;;$/.test(lines[0]!)) {
+      pendingTerm = stripCode(lines[0]!.slice(0, -2).trim());
+      continue;
+    }
+    if (lines.every((l) => l.includes(";;"))) {
+      for (const line of lines) {
+        const [term, ...rest] = line.split(";;");
+        out.push(`- ${stripCode(term!.trim())}: ${stripCode(rest.join(";;").trim())}`);
+      }
+      continue;
+    }
+    const joined = stripCode(lines.join(" ").replace(/\s+/g, " "));
+    if (pendingTerm !== undefined) {
+      out.push(`- ${pendingTerm}: ${joined}`);
+      pendingTerm = undefined;
+    } else {
+      out.push(joined);
+    }
+  }
+  if (pendingTerm !== undefined) out.push(`- ${pendingTerm}`);
+  return out.join("\n");
+}
+
+function stripCode(text: string): string {
+  return text.replace(/`([^`\n]*)`/g, "$1");
+}
+
+/** The first sentence (or the first line), for one-line summaries. */
+export function firstSentence(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const end = flat.search(/[.!?](\s|$)/);
+  const sentence = end >= 0 ? flat.slice(0, end + 1) : flat;
+  return sentence.length > max ? `${sentence.slice(0, max - 1).trimEnd()}…` : sentence;
+}

@@ -1,0 +1,51 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { HTTP_METHODS } from "../proxmox/client.ts";
+import type { ServerDeps } from "../server.ts";
+import { catalogFailure, catalogFor, sourceLabel } from "./catalog-common.ts";
+import { okResult } from "./result.ts";
+
+export function registerDescribeEndpointTool(server: McpServer, deps: ServerDeps): void {
+  server.registerTool(
+    "proxmox_describe_endpoint",
+    {
+      title: "Describe a Proxmox API endpoint",
+      description:
+        "Show what a Proxmox VE API path accepts and returns: for each method (or the one asked) its description, parameters (type, required or optional, default, allowed values, format), return value, required privileges, whether API tokens may call it, and the child paths. Takes a template (/nodes/{node}/qemu/{vmid}/snapshot) or a concrete path (/nodes/pve1/qemu/100/snapshot). Unknown paths get the closest existing ones.",
+      inputSchema: {
+        path: z.string().trim().min(1).max(2000).describe("Path template or concrete path, relative to /api2/json"),
+        method: z.enum(HTTP_METHODS).optional().describe("Only this method (default: all methods of the path)"),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    async ({ path, method }, extra) => {
+      const redact = deps.client.redact;
+      try {
+        const catalog = await catalogFor(deps.catalog, extra.signal);
+        const outcome = catalog.describe(path, method);
+        const source = sourceLabel(catalog.source);
+        if (outcome.found) return okResult({ source, ...outcome.description });
+        const next =
+          outcome.reason === "unknown_path"
+            ? `Closest existing paths: ${outcome.closest.join(", ")}. proxmox_search_endpoints finds paths by what they do.`
+            : `Ask for one of: ${outcome.methods.join(", ") || "(none)"}, or leave method out.`;
+        const structured = {
+          error: {
+            code: outcome.reason,
+            message: outcome.message,
+            source,
+            ...(outcome.reason === "unknown_path" ? { closest: outcome.closest } : { methods: outcome.methods }),
+            hints: [next],
+          },
+        };
+        return {
+          isError: true,
+          content: [{ type: "text" as const, text: redact(`${outcome.message}\nHint: ${next}`) }],
+          structuredContent: structured,
+        };
+      } catch (error) {
+        return catalogFailure(error, redact);
+      }
+    },
+  );
+}

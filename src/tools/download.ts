@@ -1,0 +1,33 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { fileTransferDisabled } from "../files/config.ts";
+import { downloadToFile } from "../files/download.ts";
+import type { ServerDeps } from "../server.ts";
+import { failureResult, okResult } from "./result.ts";
+import { parametersArg, pathArg } from "./schemas.ts";
+
+export function registerDownloadTool(server: McpServer, deps: ServerDeps): void {
+  server.registerTool(
+    "proxmox_download",
+    {
+      title: "Save a Proxmox API answer to a local file",
+      description:
+        "GET any Proxmox VE API path and write the answer, whatever its size or type, to a new local file inside the directories the operator allowed with PROXMOX_FILE_ROOTS: a task log (parameters {\"download\": 1}), a file-restore download, an RRD graph, the node journal, or a JSON answer too large to return. Never overwrites: the destination must not exist and its directory must. Returns the path, bytes written, content type and sha256.",
+      inputSchema: {
+        path: pathArg,
+        parameters: parametersArg,
+        destination: z.string().describe("Absolute path of the new file, in an existing directory inside PROXMOX_FILE_ROOTS"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async ({ path, parameters, destination }, extra) => {
+      const { client, files } = deps;
+      if (!files) return failureResult(fileTransferDisabled(), client.redact);
+      try {
+        return okResult(await downloadToFile(client, files, { path, parameters, destination, signal: extra.signal }));
+      } catch (error) {
+        return failureResult(error, client.redact);
+      }
+    },
+  );
+}
