@@ -1,3 +1,4 @@
+import type { Catalog } from "../catalog/catalog.ts";
 import { toFlag, type ParameterInfo } from "../catalog/schema.ts";
 import type { Params, ParamValue } from "../proxmox/params.ts";
 
@@ -67,4 +68,18 @@ export function prepareParams(
       ]
     : [];
   return { params: out, warnings };
+}
+
+/** prepareParams for the endpoint a concrete path and method belong to; unchanged when the catalog has none. */
+export function prepareForCatalog(
+  catalog: Catalog | undefined,
+  method: string,
+  path: string,
+  params: Params,
+): PreparedParams {
+  const match = catalog?.match(path);
+  const endpoint = match ? catalog?.endpoint(method, match.template) : undefined;
+  if (!match || !endpoint) return { params, warnings: [] };
+  const placeholders = [...match.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  return prepareParams(params, endpoint.parameters, placeholders, `${endpoint.method} ${endpoint.path}`);
 }

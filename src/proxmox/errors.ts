@@ -7,6 +7,7 @@ export type RefusalCode =
   | "refused_protected_guest"
   | "refused_rule"
   | "refused_vlan"
+  | "refused_audit"
   | "file_transfer_disabled"
   | "refused_file_path";
 

@@ -1,5 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ApiCall, ApiResult, ProxmoxClient } from "../proxmox/client.ts";
+import { adviseFailure, type AdviceSources, type FailedCall } from "../advice/advise.ts";
+import { prepareForCatalog } from "../advice/parameters.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
 import type { ServerDeps } from "../server.ts";
 import { parseUpid } from "../tasks/upid.ts";
@@ -62,7 +64,23 @@ export async function addTaskOutcome(
   }
 }
 
-/** Shared body of proxmox_get and proxmox_request: validate, call, optionally wait, shape the result. */
+/** The catalog for error advice: already loaded, or loaded before `signal` (the advice budget) ends. */
+export function adviceSources(deps: ServerDeps): AdviceSources {
+  return {
+    client: deps.client,
+    catalog: async (signal) => deps.catalog?.peek() ?? (await deps.catalog?.get(signal).catch(() => undefined)),
+  };
+}
+
+/** A failed call as a tool result, with the catalog's and the cluster's advice on what to do next. */
+export async function failureWithAdvice(deps: ServerDeps, error: unknown, call: FailedCall): Promise<CallToolResult> {
+  return failureResult(error, deps.client.redact, await adviseFailure(error, call, adviceSources(deps)));
+}
+
+/**
+ * Shared body of proxmox_get and proxmox_request: validate, apply the catalog's parameter
+ * help when it is loaded, call, optionally wait, and shape the result.
+ */
 export async function runApiCall(
   deps: ServerDeps,
   call: Omit<ApiCall, "params"> & { parameters: unknown },
@@ -70,11 +88,17 @@ export async function runApiCall(
 ): Promise<CallToolResult> {
   const { client } = deps;
   try {
-    const params = normalizeParameters(call.parameters);
-    const result = await client.call({ ...call, params });
+    const prepared = prepareForCatalog(
+      deps.catalog?.peek(),
+      call.method,
+      call.path,
+      normalizeParameters(call.parameters),
+    );
+    const result = await client.call({ ...call, params: prepared.params });
     const payload = resultPayload(result);
+    if (prepared.warnings.length) payload.warnings = prepared.warnings;
     return okResult(await addTaskOutcome(deps, client, payload, wait, call.tool, call.signal));
   } catch (error) {
-    return failureResult(error, client.redact);
+    return failureWithAdvice(deps, error, call);
   }
 }
