@@ -21,7 +21,10 @@ function parseJsonObjectString(value: unknown): unknown {
 export const parametersArg = z
   .preprocess(
     parseJsonObjectString,
-    z.looseObject({}, { error: 'parameters must be an object such as {"vmid": 100}, or a JSON string of one' }),
+    z
+      .looseObject({}, { error: 'parameters must be an object such as {"vmid": 100}, or a JSON string of one' })
+      // a free-form object, spelled the portable way ({} for the values trips strict linters)
+      .meta({ additionalProperties: true }),
   )
   .optional()
   .describe(
