@@ -32,7 +32,7 @@ interface FakeInfo {
   env: Record<string, string>;
   authorization: string;
 }
-type FakeEvent = { event: "upload"; size: number; sha256: string } | { event: "download"; filepath: string; bytes: number; sha256: string };
+type FakeEvent = { event: "upload"; size: number; sha256: string } | { event: "download"; filepath: string; bytes: number };
 
 function startFake(): { info: Promise<FakeInfo>; next(kind: FakeEvent["event"]): Promise<FakeEvent>; stop(): Promise<void> } {
   const proc = Bun.spawn([process.execPath, join(ROOT, "bench/transfer-fake.ts"), String(SEED), ...SIZES.map(String)], {
@@ -148,58 +148,63 @@ try {
     };
     const times = { toolUp: [] as number[], curlUp: [] as number[], toolDown: [] as number[], curlDown: [] as number[] };
     try {
+      const toolUp = async () => {
+        times.toolUp.push(await timed(async () => void (await call("proxmox_upload", { path: "/nodes/pve1/storage/local/upload", file_path: source, parameters: { content: "iso" } }))));
+        const event = await fake.next("upload");
+        check(event.event === "upload" && event.size === size && event.sha256 === expected, "tool upload arrived byte-identical");
+      };
+      const curlUp = async () => {
+        times.curlUp.push(
+          await timed(() =>
+            curl(["--cacert", ca, "-H", `Authorization: ${info.authorization}`, "-H", "Expect:", "-F", "content=iso", "-F", `filename=@${source};filename=source.iso;type=application/octet-stream`, "-o", "/dev/null", uploadUrl]),
+          ),
+        );
+        const event = await fake.next("upload");
+        check(event.event === "upload" && event.size === size && event.sha256 === expected, "curl upload arrived byte-identical");
+      };
+      const toolDown = async (run: number) => {
+        const destination = join(root, `tool-${size}-${run}.bin`);
+        let result: Record<string, unknown> = {};
+        times.toolDown.push(
+          await timed(async () => {
+            result = await call("proxmox_download", { path: "/nodes/pve1/storage/pbs/file-restore/download", parameters: { volume: "v", filepath: `/bench-${size}` }, destination });
+          }),
+        );
+        await fake.next("download");
+        check(result.sha256 === expected && result.bytes_written === size, "tool download reported the right sha256 and size");
+        if (run === 0) check((await fileSha256(destination)) === expected, "tool download is byte-identical on disk");
+        unlinkSync(destination);
+      };
+      const curlDown = async (run: number) => {
+        const destination = join(root, `curl-${size}-${run}.bin`);
+        times.curlDown.push(
+          await timed(() =>
+            curl(["--cacert", ca, "-H", `Authorization: ${info.authorization}`, "-o", destination, `${info.url}/api2/json/nodes/pve1/storage/pbs/file-restore/download?volume=v&filepath=%2Fbench-${size}`]),
+          ),
+        );
+        const event = await fake.next("download");
+        check(event.event === "download" && event.bytes === size && statSync(destination).size === size, "curl download complete");
+        if (run === 0) check((await fileSha256(destination)) === expected, "curl download is byte-identical on disk");
+        unlinkSync(destination);
+      };
+      // Tool and curl alternate which goes first, so drift on a shared machine hits both alike.
       for (let run = 0; run < RUNS; run++) {
-        const toolFirst = run % 2 === 0;
-        const toolUp = async () => {
-          times.toolUp.push(await timed(async () => void (await call("proxmox_upload", { path: "/nodes/pve1/storage/local/upload", file_path: source, parameters: { content: "iso" } }))));
-          const event = await fake.next("upload");
-          check(event.event === "upload" && event.size === size && event.sha256 === expected, "tool upload arrived byte-identical");
-        };
-        const curlUp = async () => {
-          times.curlUp.push(
-            await timed(() =>
-              curl(["--cacert", ca, "-H", `Authorization: ${info.authorization}`, "-H", "Expect:", "-F", "content=iso", "-F", `filename=@${source};filename=source.iso;type=application/octet-stream`, "-o", "/dev/null", uploadUrl]),
-            ),
-          );
-          const event = await fake.next("upload");
-          check(event.event === "upload" && event.size === size && event.sha256 === expected, "curl upload arrived byte-identical");
-        };
-        const toolDown = async () => {
-          const destination = join(root, `tool-${size}-${run}.bin`);
-          let result: Record<string, unknown> = {};
-          times.toolDown.push(
-            await timed(async () => {
-              result = await call("proxmox_download", { path: "/nodes/pve1/storage/pbs/file-restore/download", parameters: { volume: "v", filepath: `/bench-${size}` }, destination });
-            }),
-          );
-          await fake.next("download");
-          check(result.sha256 === expected && result.bytes_written === size, "tool download reported the right sha256 and size");
-          if (run === 0) check((await fileSha256(destination)) === expected, "tool download is byte-identical on disk");
-          unlinkSync(destination);
-        };
-        const curlDown = async () => {
-          const destination = join(root, `curl-${size}-${run}.bin`);
-          times.curlDown.push(
-            await timed(() =>
-              curl(["--cacert", ca, "-H", `Authorization: ${info.authorization}`, "-o", destination, `${info.url}/api2/json/nodes/pve1/storage/pbs/file-restore/download?volume=v&filepath=%2Fbench-${size}`]),
-            ),
-          );
-          const event = await fake.next("download");
-          check(event.event === "download" && event.sha256 === expected && statSync(destination).size === size, "curl download complete");
-          unlinkSync(destination);
-        };
-        for (const step of toolFirst ? [toolUp, curlUp, toolDown, curlDown] : [curlUp, toolUp, curlDown, toolDown]) await step();
+        for (const step of run % 2 === 0 ? [toolUp, curlUp] : [curlUp, toolUp]) await step();
+      }
+      const afterUploads = procStatus(pid);
+      for (let run = 0; run < RUNS; run++) {
+        for (const step of run % 2 === 0 ? [toolDown, curlDown] : [curlDown, toolDown]) await step(run);
       }
       const peak = procStatus(pid);
       const rate = (seconds: number[]) => size / MiB / median(seconds);
       const up = { tool: rate(times.toolUp), curl: rate(times.curlUp) };
       const down = { tool: rate(times.toolDown), curl: rate(times.curlDown) };
-      const row = `| ${label} | ${up.tool.toFixed(0)} | ${up.curl.toFixed(0)} | **${(up.tool / up.curl).toFixed(2)}** | ${down.tool.toFixed(0)} | ${down.curl.toFixed(0)} | **${(down.tool / down.curl).toFixed(2)}** | ${idle.rss.toFixed(0)} | **${peak.hwm.toFixed(0)}** |`;
+      const row = `| ${label} | ${up.tool.toFixed(0)} | ${up.curl.toFixed(0)} | **${(up.tool / up.curl).toFixed(2)}** | ${down.tool.toFixed(0)} | ${down.curl.toFixed(0)} | **${(down.tool / down.curl).toFixed(2)}** | ${idle.rss.toFixed(0)} | ${afterUploads.hwm.toFixed(0)} | **${peak.hwm.toFixed(0)}** |`;
       rows.push(row);
       process.stderr.write(
         `${label}: upload tool ${up.tool.toFixed(0)} MiB/s, curl ${up.curl.toFixed(0)} MiB/s (ratio ${(up.tool / up.curl).toFixed(2)}); ` +
           `download tool ${down.tool.toFixed(0)} MiB/s, curl ${down.curl.toFixed(0)} MiB/s (ratio ${(down.tool / down.curl).toFixed(2)}); ` +
-          `server RSS idle ${idle.rss.toFixed(0)} MiB, peak (VmHWM) ${peak.hwm.toFixed(0)} MiB\n`,
+          `server RSS idle ${idle.rss.toFixed(0)} MiB, peak (VmHWM) after uploads ${afterUploads.hwm.toFixed(0)} MiB, after downloads ${peak.hwm.toFixed(0)} MiB\n`,
       );
     } finally {
       await session.close();
@@ -214,8 +219,8 @@ try {
 process.stdout.write(
   [
     `\nMedian of ${RUNS} runs, MiB/s; RSS of the server process in MiB.\n`,
-    "| file | upload tool | upload curl | ratio | download tool | download curl | ratio | RSS idle | peak RSS (VmHWM) |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| file | upload tool | upload curl | ratio | download tool | download curl | ratio | RSS idle | peak RSS after uploads | peak RSS after downloads |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
   ].join("\n"),

@@ -14,7 +14,9 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const out: string[] = [];
 for (const o of summary.outcomes) {
   if (o.rank === 1) continue;
-  out.push(`${o.rank === undefined ? "MISS" : `#${o.rank}  `} ${o.query}\n      want ${o.expect.join(" | ")}\n      got  ${o.top.slice(0, 5).join("\n           ")}`);
+  out.push(
+    `${o.rank === undefined ? "MISS" : `#${o.rank}  `} ${o.query}\n      want ${o.expect.join(" | ")}\n      got  ${o.top.slice(0, 5).join("\n           ")}`,
+  );
 }
 out.push(`${schemaFile}: ${catalog.size} endpoints; ${summary.total} queries`);
 out.push(`top-1 ${pct(summary.top1)} (goal 80%)   top-5 ${pct(summary.top5)} (goal 95%)`);

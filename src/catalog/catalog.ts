@@ -2,7 +2,8 @@ import { describeEndpoint, type DescribeOutcome } from "./describe.ts";
 import { parseSchemaText } from "./parse.ts";
 import {
   describeIssues,
-  MethodSchema,
+  validateMethod,
+  type ParameterCache,
   toFlag,
   TreeSchema,
   type MethodInfo,
@@ -100,7 +101,7 @@ export function normalizeInputPath(input: string): string {
 }
 
 /** Walks the tree; each method is validated separately so one odd entry cannot sink the catalog. */
-function collect(nodes: SchemaNode[], paths: Map<string, PathEntry>, skipped: SkippedMethod[]): void {
+function collect(nodes: SchemaNode[], paths: Map<string, PathEntry>, skipped: SkippedMethod[], cache: ParameterCache): void {
   for (const node of nodes) {
     const entry: PathEntry = {
       path: node.path,
@@ -109,7 +110,7 @@ function collect(nodes: SchemaNode[], paths: Map<string, PathEntry>, skipped: Sk
       children: (node.children ?? []).map((c) => c.path),
     };
     for (const [key, raw] of Object.entries(node.info ?? {})) {
-      const parsed = MethodSchema.safeParse(raw);
+      const parsed = validateMethod(raw, cache);
       if (!parsed.success) {
         skipped.push({ path: node.path, method: key, reason: describeIssues(parsed.error) });
         continue;
@@ -124,7 +125,7 @@ function collect(nodes: SchemaNode[], paths: Map<string, PathEntry>, skipped: Sk
     } else {
       paths.set(node.path, entry);
     }
-    collect(node.children ?? [], paths, skipped);
+    collect(node.children ?? [], paths, skipped, cache);
   }
 }
 
@@ -160,7 +161,7 @@ export class Catalog {
     this.source = source;
     this.paths = new Map();
     const skipped: SkippedMethod[] = [];
-    collect(tree, this.paths, skipped);
+    collect(tree, this.paths, skipped, new Map());
     this.skipped = skipped;
     const endpoints: Endpoint[] = [];
     this.byKey = new Map();

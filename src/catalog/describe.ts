@@ -136,17 +136,16 @@ export function describeParameter(name: string, p: ParameterInfo, inPath: boolea
   if (p.enum && p.enum.length) out.enum = p.enum;
   if (typeof p.format === "string") out.format = p.format;
   else if (p.format && typeof p.format === "object") setPropertyString(out, p.format);
-  if (p.typetext) out.typetext = p.typetext;
+  const items = p.type === "array" && p.items && typeof p.items === "object" ? (p.items as { format?: unknown }) : undefined;
+  if (items?.format && typeof items.format === "object") setPropertyString(out, items.format as Record<string, unknown>);
+  // For property strings the key lines say more than the long typetext layout.
+  if (p.typetext && !out.format_keys) out.typetext = p.typetext;
   const min = toNumber(p.minimum);
   const max = toNumber(p.maximum);
   if (min !== undefined) out.minimum = min;
   if (max !== undefined) out.maximum = max;
   if (p.description) out.description = markupToText(p.description);
   if (p.verbose_description && p.verbose_description !== p.description) out.details = clip(markupToText(p.verbose_description), MAX_DETAILS);
-  if (p.type === "array" && p.items && typeof p.items === "object") {
-    const items = p.items as { format?: unknown; type?: unknown };
-    if (items.format && typeof items.format === "object") setPropertyString(out, items.format as Record<string, unknown>);
-  }
   return out;
 }
 
@@ -155,10 +154,9 @@ export function describeParameter(name: string, p: ParameterInfo, inPath: boolea
  * the big disk and network formats stay readable and small.
  */
 export function summarizePropertyString(format: Record<string, unknown>): PropertyStringSummary {
-  const keys: Record<string, string> = {};
+  const keys: PropertyStringSummary = {};
   // {"virtio": {"alias": "macaddr", "keyAlias": "model"}}: "virtio=<mac>" sets model and macaddr.
   const keyAliases = new Map<string, { names: string[]; valueKey: string }>();
-
   for (const [key, raw] of Object.entries(format)) {
     if (!raw || typeof raw !== "object") continue;
     const spec = raw as Record<string, unknown>;
@@ -166,31 +164,30 @@ export function summarizePropertyString(format: Record<string, unknown>): Proper
       const group = keyAliases.get(spec.keyAlias) ?? { names: [], valueKey: String(spec.alias ?? "value") };
       group.names.push(key);
       keyAliases.set(spec.keyAlias, group);
-      continue;
-    }
-    if (typeof spec.alias === "string") {
+    } else if (typeof spec.alias === "string") {
       keys[key] = `alias of ${spec.alias}`;
-      continue;
+    } else {
+      keys[key] = propertyKeyLine(spec);
     }
-    const parts0: string[] = [];
-    if (toFlag(spec.default_key)) parts0.push("key optional");
-    const parts: string[] = [];
-    const type = typeof spec.format_description === "string" ? spec.format_description : typeof spec.type === "string" ? spec.type : "string";
-    parts.push(`<${type}>`);
-    if (Array.isArray(spec.enum)) parts.push(`one of ${spec.enum.join("|")}`);
-    if (spec.default !== undefined && spec.default !== null) parts.push(`default ${String(spec.default)}`);
-    if (toFlag(spec.optional)) parts.push("optional");
-    parts.push(...parts0);
-    const min = toNumber(spec.minimum);
-    const max = toNumber(spec.maximum);
-    if (min !== undefined || max !== undefined) parts.push(`range ${min ?? "-inf"}..${max ?? "inf"}`);
-    const text = typeof spec.description === "string" ? firstSentence(markupToText(spec.description), 160) : "";
-    keys[key] = `${parts.join(", ")}${text ? ` - ${text}` : ""}`;
   }
   for (const [target, group] of keyAliases) {
     keys[target] = `${keys[target] ?? "<string>"} (written as <${target}>=<${group.valueKey}>, e.g. ${group.names[0]}=<${group.valueKey}>)`;
   }
   return keys;
+}
+
+function propertyKeyLine(spec: Record<string, unknown>): string {
+  const type = typeof spec.format_description === "string" ? spec.format_description : typeof spec.type === "string" ? spec.type : "string";
+  const parts = [`<${type}>`];
+  if (Array.isArray(spec.enum)) parts.push(`one of ${spec.enum.join("|")}`);
+  if (spec.default !== undefined && spec.default !== null) parts.push(`default ${String(spec.default)}`);
+  if (toFlag(spec.optional)) parts.push("optional");
+  if (toFlag(spec.default_key)) parts.push("the key may be left out");
+  const min = toNumber(spec.minimum);
+  const max = toNumber(spec.maximum);
+  if (min !== undefined || max !== undefined) parts.push(`range ${min ?? "-inf"}..${max ?? "inf"}`);
+  const text = typeof spec.description === "string" ? firstSentence(markupToText(spec.description), 160) : "";
+  return `${parts.join(", ")}${text ? ` - ${text}` : ""}`;
 }
 
 function setPropertyString(out: ParameterDescription, format: Record<string, unknown>): void {

@@ -41,7 +41,7 @@ export class CatalogUnavailableError extends Error {
     super(
       cancelled
         ? "loading the API catalog was cancelled"
-        : `no API catalog could be loaded: ${attempts.map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ")}`,
+        : `no API catalog could be loaded: ${attempts.length ? attempts.map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ") : "this server has no catalog source"}`,
     );
     this.name = "CatalogUnavailableError";
   }

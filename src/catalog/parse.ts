@@ -27,38 +27,39 @@ export function findArrayStart(text: string): number {
   );
 }
 
-const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN = [0x5b, 0x7b]; // [ {
-const CLOSE = [0x5d, 0x7d]; // ] }
+const CLOSER: Record<string, string> = { "[": "]", "{": "}" };
 
-/** Index just past the bracket that closes the one at `start`; strings (with escapes) are skipped. */
+/**
+ * Index just past the bracket that closes the one at `start`; strings (with escapes) are
+ * skipped. Linear in the input whatever it holds: a regex jumps to the next quote or
+ * bracket (the file is mostly indentation) and indexOf to the end of each string.
+ */
 export function matchBracket(text: string, start: number): number {
-  const stack: number[] = [];
-  let i = start;
-  const n = text.length;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      i++;
+  const stack: string[] = [];
+  const structural = /["[\]{}]/g;
+  structural.lastIndex = start;
+  let m: RegExpExecArray | null;
+  while ((m = structural.exec(text))) {
+    const c = m[0];
+    const i = m.index;
+    if (c === '"') {
+      let from = i + 1;
       for (;;) {
-        const q = text.indexOf('"', i);
+        const q = text.indexOf('"', from);
         if (q < 0) throw new SchemaParseError("the schema array ends inside a string (truncated file?)");
         let backslashes = 0;
-        for (let b = q - 1; b >= i && text.charCodeAt(b) === BACKSLASH; b--) backslashes++;
-        i = q + 1;
+        for (let b = q - 1; b >= from && text.charCodeAt(b) === BACKSLASH; b--) backslashes++;
+        from = q + 1;
         if (backslashes % 2 === 0) break;
       }
-      continue;
-    }
-    const open = OPEN.indexOf(c);
-    if (open >= 0) {
-      stack.push(CLOSE[open]!);
-    } else if (c === CLOSE[0] || c === CLOSE[1]) {
+      structural.lastIndex = from;
+    } else if (c === "[" || c === "{") {
+      stack.push(CLOSER[c]!);
+    } else {
       if (stack.pop() !== c) throw new SchemaParseError(`unbalanced brackets in the schema array at offset ${i}`);
       if (stack.length === 0) return i + 1;
     }
-    i++;
   }
   throw new SchemaParseError("the schema array is never closed (truncated file?)");
 }

@@ -6,9 +6,14 @@ import { z } from "zod";
  * regexes in `pattern`, and `returns` without `type`; unknown fields are kept.
  */
 
-const flag = z.union([z.boolean(), z.number(), z.string(), z.null()]).optional();
-const numberish = z.union([z.number(), z.string(), z.null()]).optional();
+// Single-check validators for the quirky fields: a union would try each branch for each of
+// the ~3000 parameters, which is most of the load time.
+type Scalar = string | number | boolean | null;
+const isScalar = (v: unknown): v is Scalar => v === null || ["string", "number", "boolean"].includes(typeof v);
+const flag = z.custom<Scalar>(isScalar, "expected a flag (0/1, a boolean or a string)").optional();
+const numberish = z.custom<number | string | null>((v) => v === null || typeof v === "number" || typeof v === "string", "expected a number").optional();
 const text = z.string().nullish();
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** 1, "1", true -> true; 0, "0", false, null, missing -> false. */
 export function toFlag(value: unknown): boolean {
@@ -26,23 +31,18 @@ export function toNumber(value: unknown): number | undefined {
 }
 
 export const ParameterSchema = z.looseObject({
-  type: z.union([z.string(), z.array(z.string()), z.null()]).optional(),
+  type: z.custom<string | string[] | null>((v) => v === null || typeof v === "string" || (Array.isArray(v) && v.every((t) => typeof t === "string")), "expected a type name").optional(),
   description: text,
   verbose_description: text,
   optional: flag,
   default: z.unknown().optional(),
-  enum: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).nullish(),
-  format: z.union([z.string(), z.record(z.string(), z.unknown()), z.null()]).optional(),
-  format_description: text,
+  enum: z.custom<Scalar[] | null>((v) => v === null || (Array.isArray(v) && v.every(isScalar)), "expected a list of values").optional(),
+  format: z.custom<string | Record<string, unknown> | null>((v) => v === null || typeof v === "string" || isPlainObject(v), "expected a format name or object").optional(),
   typetext: text,
-  pattern: text,
   minimum: numberish,
   maximum: numberish,
-  minLength: numberish,
-  maxLength: numberish,
-  requires: z.unknown().optional(),
   items: z.unknown().optional(),
-  title: text,
+  // pattern (a Perl regex, never compiled here), requires, title, ... are kept unchecked.
 });
 export type ParameterInfo = z.infer<typeof ParameterSchema>;
 
@@ -53,7 +53,7 @@ export const PermissionsSchema = z.looseObject({
 });
 export type PermissionsInfo = z.infer<typeof PermissionsSchema>;
 
-export const MethodSchema = z.looseObject({
+const MethodFields = {
   method: text,
   name: text,
   description: text,
@@ -62,16 +62,59 @@ export const MethodSchema = z.looseObject({
   download_allowed: flag,
   expose_credentials: flag,
   proxyto: text,
+  returns: z.unknown().optional(),
+  permissions: PermissionsSchema.nullish(),
+};
+
+export const MethodSchema = z.looseObject({
+  ...MethodFields,
   parameters: z
     .looseObject({
       properties: z.record(z.string(), ParameterSchema).nullish(),
       additionalProperties: z.unknown().optional(),
     })
     .nullish(),
-  returns: z.unknown().optional(),
-  permissions: PermissionsSchema.nullish(),
 });
 export type MethodInfo = z.infer<typeof MethodSchema>;
+
+/** The method without its parameters, which validateMethod checks one distinct parameter at a time. */
+const MethodShellSchema = z.looseObject({
+  ...MethodFields,
+  parameters: z
+    .looseObject({
+      properties: z.record(z.string(), z.unknown()).nullish(),
+      additionalProperties: z.unknown().optional(),
+    })
+    .nullish(),
+});
+
+/** Validated parameters by their JSON text: of ~3000 in a schema only ~1000 differ. */
+export type ParameterCache = Map<string, z.ZodSafeParseResult<ParameterInfo>>;
+
+/**
+ * MethodSchema's result, computed faster: the same parameter (node, vmid, ...) recurs on
+ * hundreds of endpoints, so each distinct one is validated once and its result shared.
+ */
+export function validateMethod(raw: unknown, cache: ParameterCache): z.ZodSafeParseResult<MethodInfo> {
+  const shell = MethodShellSchema.safeParse(raw);
+  if (!shell.success) return MethodSchema.safeParse(raw);
+  const properties = shell.data.parameters?.properties;
+  if (!properties) return shell as z.ZodSafeParseResult<MethodInfo>;
+  const checked: Record<string, ParameterInfo> = {};
+  for (const [name, value] of Object.entries(properties)) {
+    const key = JSON.stringify(value) ?? "undefined";
+    let result = cache.get(key);
+    if (!result) {
+      result = ParameterSchema.safeParse(value);
+      cache.set(key, result);
+    }
+    if (!result.success) {
+      return MethodSchema.safeParse(raw);
+    }
+    checked[name] = result.data;
+  }
+  return { success: true, data: { ...shell.data, parameters: { ...shell.data.parameters, properties: checked } } };
+}
 
 /** A tree node; each method under `info` is validated on its own (see catalog.ts). */
 export interface SchemaNode {
@@ -83,14 +126,14 @@ export interface SchemaNode {
   [key: string]: unknown;
 }
 
+const ChildrenSchema: z.ZodType<SchemaNode[] | null | undefined> = z.lazy(() => z.array(NodeSchema).nullish());
+
 export const NodeSchema: z.ZodType<SchemaNode> = z.looseObject({
   path: z.string().startsWith("/"),
   text,
   leaf: flag,
   info: z.record(z.string(), z.unknown()).nullish(),
-  get children() {
-    return z.array(NodeSchema).nullish();
-  },
+  children: ChildrenSchema,
 });
 
 export const TreeSchema = z.array(NodeSchema).min(1, "the schema array is empty");

@@ -1,6 +1,6 @@
 import type { Endpoint } from "./catalog.ts";
 import { stem } from "./stem.ts";
-import { EQUIVALENT_GROUPS, METHOD_HINTS, RELATED, SHORT_WORDS, type MethodName } from "./synonyms.ts";
+import { EQUIVALENT_GROUPS, METHOD_HINTS, NOUN_VERBS, RELATED, SHORT_WORDS, type MethodName } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
 
 /**
@@ -41,7 +41,6 @@ const FIELD = {
   enumValue: 0.5,
   paramText: 0.15,
   returnName: 0.8,
-  returnText: 0.1,
 } as const;
 
 const EQUIVALENT_WEIGHT = 0.8;
@@ -52,24 +51,25 @@ const OTHER_GUEST_FACTOR = 0.75;
 const UNASKED_GUEST_FACTOR = 0.85;
 const NODE_NOT_GUEST_FACTOR = 0.7;
 const ITEM_FACTOR = 0.9;
+const NOT_THE_GUEST_FACTOR = 0.85;
 const NAVIGATION_FACTOR = 0.8;
-const VERB_WEIGHT = 0.7;
+const WEBSOCKET_FACTOR = 0.7;
+const MODIFIER_WEIGHT = 0.6;
+const GENERIC_WEIGHT = 0.5;
 const FULL_MATCH = 1.5;
 const SATURATION = 2;
 
 export interface SearchIndex {
   endpoints: readonly Endpoint[];
-  /** stem -> (endpoint index -> field weight sum) */
-  postings: Map<string, Map<number, number>>;
+  postings: Postings;
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
   groups: string[][];
   groupsOfWord: Map<string, number[]>;
   groupsOfStem: Map<string, number[]>;
-  /** Phrases (word sequences) -> group. */
-  phrases: Map<string, number>;
-  maxPhraseWords: number;
+  /** Phrases (stem sequences) -> group. */
+  phrases: PhraseTable;
   /** One-way hints, by raw word and by stem. */
   related: Map<string, string[]>;
   stems: Map<string, string>;
@@ -80,10 +80,8 @@ export interface SearchIndex {
   endsWithPlaceholder: Uint8Array;
   /** 1 for directory indexes that only list child paths. */
   navigation: Uint8Array;
-}
-
-function methodToken(method: string): string {
-  return `#${method.toLowerCase()}`;
+  /** 1 for websocket upgrades. */
+  websocket: Uint8Array;
 }
 
 /** Splits a run-together word into known words ("prunebackups" -> prune, backups), or undefined. */
@@ -113,19 +111,20 @@ export function splitCompound(word: string, vocabulary: Map<string, number>): st
   return parts;
 }
 
-function returnFields(returns: unknown, out: { names: string[]; texts: string[] }, depth = 0): void {
+/** Names of the fields an endpoint returns ("quorate", "avail"): what a reader asks for. */
+function returnFields(returns: unknown, names: string[], depth = 0): void {
   if (!returns || typeof returns !== "object" || depth > 3) return;
-  const r = returns as { properties?: unknown; items?: unknown; description?: unknown };
-  if (typeof r.description === "string") out.texts.push(r.description);
+  const r = returns as { properties?: unknown; items?: unknown };
   if (r.properties && typeof r.properties === "object") {
     for (const [name, prop] of Object.entries(r.properties as Record<string, unknown>)) {
-      out.names.push(name);
-      returnFields(prop, out, depth + 1);
+      names.push(name);
+      returnFields(prop, names, depth + 1);
     }
   }
-  if (r.items) returnFields(r.items, out, depth + 1);
+  if (r.items) returnFields(r.items, names, depth + 1);
 }
 
+/** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
 interface Fields {
   lastSegment: string[];
   segment: string[];
@@ -136,46 +135,29 @@ interface Fields {
   enumValue: string[];
   paramText: string[];
   returnName: string[];
-  returnText: string[];
 }
 
 function endpointFields(e: Endpoint): Fields {
   const literals = e.path.split("/").filter((s) => s && !s.startsWith("{"));
-  const last = literals[literals.length - 1] ?? "";
   const description = markupToText(e.description);
-  const summary = firstSentence(description, 400);
   const fields: Fields = {
-    lastSegment: identifierWords(last),
-    segment: literals.slice(0, -1).flatMap(identifierWords),
-    name: identifierWords(e.name),
-    summary: words(summary),
-    description: words(description),
+    lastSegment: literals.slice(-1),
+    segment: literals.slice(0, -1),
+    name: [e.name],
+    summary: [firstSentence(description, 400)],
+    description: [description],
     paramName: [],
     enumValue: [],
     paramText: [],
     returnName: [],
-    returnText: [],
   };
   for (const [name, p] of Object.entries(e.parameters)) {
-    fields.paramName.push(...identifierWords(name));
-    for (const value of p.enum ?? []) if (typeof value === "string") fields.enumValue.push(...identifierWords(value));
-    if (p.description) fields.paramText.push(...words(p.description));
+    fields.paramName.push(name);
+    for (const value of p.enum ?? []) if (typeof value === "string") fields.enumValue.push(value);
+    if (p.description) fields.paramText.push(p.description);
   }
-  const ret = { names: [] as string[], texts: [] as string[] };
-  returnFields(e.returns, ret);
-  fields.returnName = ret.names.flatMap(identifierWords);
-  fields.returnText = ret.texts.flatMap(words);
+  returnFields(e.returns, fields.returnName);
   return fields;
-}
-
-/** Neighbouring words whose concatenation is a known word ("back up", "backed up" -> backup). */
-function joinNeighbours(tokens: string[], vocabulary: Map<string, number>, stems: Map<string, string>): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < tokens.length - 1; i++) {
-    const joined = joinable(tokens[i]!, tokens[i + 1]!, vocabulary, stems);
-    if (joined) out.push(joined);
-  }
-  return out;
 }
 
 function joinable(a: string, b: string, vocabulary: Map<string, number>, stems: Map<string, string>): string | undefined {
@@ -186,18 +168,146 @@ function joinable(a: string, b: string, vocabulary: Map<string, number>, stems: 
   return undefined;
 }
 
-/** For a text that says "virtual machine", the group's own word (vm) as well. */
-function phraseLeads(list: string[], phrases: Map<string, number>, maxWords: number, leads: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < list.length - 1; i++) {
-    for (let len = 2; len <= maxWords && i + len <= list.length; len++) {
-      const id = phrases.get(list.slice(i, i + len).join(" "));
-      const lead = id === undefined ? undefined : leads[id];
-      if (lead) out.push(lead);
-    }
-  }
-  return out;
+/** Phrases of the synonym groups, as sequences of stems. */
+interface PhraseTable {
+  byStems: Map<string, number>;
+  firstStems: Set<string>;
+  maxWords: number;
 }
+
+/** The phrase starting at `i` (longest first), as [group, length]. */
+function phraseAt(stemsOf: string[], i: number, table: PhraseTable): [number, number] | undefined {
+  if (!table.firstStems.has(stemsOf[i]!)) return undefined;
+  for (let len = Math.min(table.maxWords, stemsOf.length - i); len >= 2; len--) {
+    const id = table.byStems.get(stemsOf.slice(i, i + len).join(" "));
+    if (id !== undefined) return [id, len];
+  }
+  return undefined;
+}
+
+/** Term -> the endpoints that have it, each with the summed weight of the fields it is in. */
+export class Postings {
+  private readonly ids: number[][] = [];
+  private readonly weights: number[][] = [];
+  private readonly byTerm = new Map<string, number>();
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  intern(term: string): number {
+    let id = this.byTerm.get(term);
+    if (id === undefined) {
+      id = this.ids.length;
+      this.byTerm.set(term, id);
+      this.ids.push([]);
+      this.weights.push([]);
+    }
+    return id;
+  }
+
+  add(termId: number, endpoint: number, weight: number): void {
+    this.ids[termId]!.push(endpoint);
+    this.weights[termId]!.push(weight);
+  }
+
+  get(term: string): { ids: number[]; weights: number[] } | undefined {
+    const id = this.byTerm.get(term);
+    if (id === undefined || this.ids[id]!.length === 0) return undefined;
+    return { ids: this.ids[id]!, weights: this.weights[id]! };
+  }
+
+  has(term: string): boolean {
+    return this.get(term) !== undefined;
+  }
+}
+
+/**
+ * Index terms of texts and identifiers, each worked out once: the same parameter
+ * descriptions and names recur across hundreds of endpoints.
+ */
+class TermCache {
+  private readonly texts = new Map<string, number[]>();
+  private readonly identifiers = new Map<string, number[]>();
+  private readonly splits = new Map<string, string[] | null>();
+  private readonly wordInfo = new Map<string, { stem: string; term: number; opensPhrase: boolean }>();
+
+  constructor(
+    private readonly postings: Postings,
+    private readonly vocabulary: Map<string, number>,
+    private readonly stems: Map<string, string>,
+    private readonly phrases: PhraseTable,
+    private readonly leads: string[],
+  ) {}
+
+  /** Stems of a text's words, plus the group word of any phrase it contains ("virtual machine" -> vm). */
+  text(text: string, countWords = false): number[] {
+    let terms = this.texts.get(text);
+    if (terms) return terms;
+    const found = words(text);
+    const out = new Set<number>();
+    let stemsOf: string[] | undefined;
+    for (let i = 0; i < found.length; i++) {
+      const w = found[i]!;
+      if (countWords) this.vocabulary.set(w, (this.vocabulary.get(w) ?? 0) + 1);
+      const info = this.word(w);
+      if (info.term >= 0) out.add(info.term);
+      if (info.opensPhrase) {
+        stemsOf ??= found.map((x) => this.word(x).stem);
+        const phrase = phraseAt(stemsOf, i, this.phrases);
+        if (phrase) out.add(this.postings.intern(stem(this.leads[phrase[0]]!, this.stems)));
+      }
+    }
+    terms = [...out];
+    this.texts.set(text, terms);
+    return terms;
+  }
+
+  /** A word's stem, its term (-1 for a stopword), and whether a phrase may start with it. */
+  private word(w: string): { stem: string; term: number; opensPhrase: boolean } {
+    let info = this.wordInfo.get(w);
+    if (!info) {
+      const st = stem(w, this.stems);
+      info = { stem: st, term: STOPWORDS.has(w) ? -1 : this.postings.intern(st), opensPhrase: this.phrases.firstStems.has(st) };
+      this.wordInfo.set(w, info);
+    }
+    return info;
+  }
+
+  /** Stems of an identifier's parts, run-together words split and split words joined. */
+  identifier(identifier: string): number[] {
+    let terms = this.identifiers.get(identifier);
+    if (terms) return terms;
+    const parts = identifierWords(identifier);
+    const out = new Set<number>();
+    const add = (w: string) => {
+      if (!STOPWORDS.has(w)) out.add(this.postings.intern(stem(w, this.stems)));
+    };
+    parts.forEach((w, i) => {
+      add(w);
+      let pieces = this.splits.get(w);
+      if (pieces === undefined) this.splits.set(w, (pieces = splitCompound(w, this.vocabulary) ?? null));
+      for (const piece of pieces ?? []) add(piece);
+      const next = parts[i + 1];
+      const joined = next === undefined ? undefined : joinable(w, next, this.vocabulary, this.stems);
+      if (joined) add(joined);
+    });
+    terms = [...out];
+    this.identifiers.set(identifier, terms);
+    return terms;
+  }
+}
+
+const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
+const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
+const GUEST_WORDS = new Set(["guest", "guests"]);
+const DETERMINERS = new Set(["a", "an", "the", "my", "our", "your", "its", "their", "this", "that", "these", "those", "each", "every", "all", "some", "any"]);
+/** Words before the verb of a request ("please", "quickly"). */
+const LEADING_WORDS = new Set(["please", "quickly", "kindly", "now", "then", "also", "i", "we", "want", "need", "to", "how"]);
+
+/** Words that ask for more about one thing rather than name a thing. */
+const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data", "entries", "entry", "properties"]);
+const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
 
 /** A GET that only lists the child paths below it ("Directory index"). */
 function isNavigation(e: Endpoint): boolean {
@@ -209,27 +319,22 @@ function isNavigation(e: Endpoint): boolean {
   return props.every((p) => p === "subdir");
 }
 
-const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
-const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
-const GUEST_WORDS = new Set(["guest", "guests"]);
-const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
+const TEXT_FIELDS = ["summary", "description", "paramText"] as const;
+const IDENTIFIER_FIELDS = ["lastSegment", "segment", "name", "paramName", "enumValue", "returnName"] as const;
 
 export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
   const stems = new Map<string, string>();
   const fieldsOf = endpoints.map(endpointFields);
   const vocabulary = new Map<string, number>();
-  const count = (w: string) => vocabulary.set(w, (vocabulary.get(w) ?? 0) + 1);
-  for (const f of fieldsOf) {
-    for (const list of [f.summary, f.description, f.paramText, f.returnText]) for (const w of list) count(w);
+  for (const group of EQUIVALENT_GROUPS) {
+    for (const entry of group) for (const w of words(entry)) vocabulary.set(w, (vocabulary.get(w) ?? 0) + 1);
   }
-  for (const group of EQUIVALENT_GROUPS) for (const entry of group) for (const w of words(entry)) count(w);
 
   const groups: string[][] = [];
   const leads: string[] = [];
   const groupsOfWord = new Map<string, number[]>();
   const groupsOfStem = new Map<string, number[]>();
-  const phrases = new Map<string, number>();
-  let maxPhraseWords = 1;
+  const phrases: PhraseTable = { byStems: new Map(), firstStems: new Set(), maxWords: 1 };
   const push = (map: Map<string, number[]>, key: string, id: number) => {
     const list = map.get(key) ?? [];
     if (!list.includes(id)) list.push(id);
@@ -245,47 +350,45 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
     }
     for (const lead of group.filter((g) => g.startsWith("~"))) push(groupsOfWord, lead.slice(1), id);
     for (const entry of group) {
-      const entryWords = words(entry);
-      if (entryWords.length > 1) {
-        phrases.set(entryWords.join(" "), id);
-        maxPhraseWords = Math.max(maxPhraseWords, entryWords.length);
+      const entryStems = words(entry).map((w) => stem(w, stems));
+      if (entryStems.length > 1) {
+        phrases.byStems.set(entryStems.join(" "), id);
+        phrases.firstStems.add(entryStems[0]!);
+        phrases.maxWords = Math.max(phrases.maxWords, entryStems.length);
       }
     }
   });
-  const postings = new Map<string, Map<number, number>>();
-  endpoints.forEach((e, id) => {
-    const f = fieldsOf[id]!;
-    const weights = new Map<string, number>();
-    const addAll = (list: string[], weight: number, identifiers: boolean) => {
-      const seen = new Set<string>();
-      const extra = identifiers ? joinNeighbours(list, vocabulary, stems) : phraseLeads(list, phrases, maxPhraseWords, leads);
-      const expanded = extra.length ? [...list, ...extra] : list;
-      for (const w of expanded) {
-        const pieces = identifiers ? (splitCompound(w, vocabulary) ?? []) : [];
-        for (const piece of [w, ...pieces]) {
-          if (STOPWORDS.has(piece)) continue;
-          const s = stem(piece, stems);
-          if (seen.has(s)) continue;
-          seen.add(s);
-          weights.set(s, (weights.get(s) ?? 0) + weight);
+
+  const postings = new Postings();
+  const terms = new TermCache(postings, vocabulary, stems, phrases, leads);
+  // Texts first: their words are the vocabulary that splitting identifiers relies on.
+  const textTerms = fieldsOf.map((f) => TEXT_FIELDS.map((field) => f[field].map((t) => terms.text(t, true))));
+  const identifierTerms = fieldsOf.map((f) => IDENTIFIER_FIELDS.map((field) => f[field].map((t) => terms.identifier(t))));
+  const fieldWeights = [...TEXT_FIELDS.map((f) => FIELD[f]), ...IDENTIFIER_FIELDS.map((f) => FIELD[f])];
+  // A term counts once per field, whatever the number of parameters repeating it.
+  const stamp = new Int32Array(postings.size).fill(-1);
+  const weight = new Float64Array(postings.size);
+  const touched: number[] = [];
+  let fieldStamp = 0;
+  endpoints.forEach((_, id) => {
+    const fields = [...textTerms[id]!, ...identifierTerms[id]!];
+    fields.forEach((items, f) => {
+      fieldStamp++;
+      const w = fieldWeights[f]!;
+      for (const item of items) {
+        for (const term of item) {
+          if (stamp[term] === fieldStamp) continue;
+          stamp[term] = fieldStamp;
+          if (weight[term] === 0) touched.push(term);
+          weight[term] = weight[term]! + w;
         }
       }
-    };
-    addAll(f.lastSegment, FIELD.lastSegment, true);
-    addAll(f.segment, FIELD.segment, true);
-    addAll(f.name, FIELD.name, true);
-    addAll(f.summary, FIELD.summary, false);
-    addAll(f.description, FIELD.description, false);
-    addAll(f.paramName, FIELD.paramName, true);
-    addAll(f.enumValue, FIELD.enumValue, true);
-    addAll(f.paramText, FIELD.paramText, false);
-    addAll(f.returnName, FIELD.returnName, true);
-    addAll(f.returnText, FIELD.returnText, false);
-    for (const [term, weight] of weights) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = new Map()));
-      list.set(id, weight);
+    });
+    for (const term of touched) {
+      postings.add(term, id, weight[term]!);
+      weight[term] = 0;
     }
+    touched.length = 0;
   });
 
   const related = new Map<string, string[]>();
@@ -297,10 +400,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
   });
   const endsWithPlaceholder = Uint8Array.from(endpoints, (e) => (/\}$/.test(e.path) ? 1 : 0));
   const navigation = Uint8Array.from(endpoints, (e) => (isNavigation(e) ? 1 : 0));
-  const summaries = endpoints.map((e) => firstSentence(markupToText(e.description)));
+  const websocket = Uint8Array.from(endpoints, (e) => (/websocket/i.test(e.path) ? 1 : 0));
+  const summaries = fieldsOf.map((f) => firstSentence(f.description[0]!));
   return {
-    endpoints, postings, vocabulary, groups, groupsOfWord, groupsOfStem, phrases, maxPhraseWords, related, stems, summaries,
-    guestKind, endsWithPlaceholder, navigation,
+    endpoints, postings, vocabulary, groups, groupsOfWord, groupsOfStem, phrases, related, stems, summaries,
+    guestKind, endsWithPlaceholder, navigation, websocket,
   };
 }
 
@@ -310,6 +414,8 @@ interface Concept {
   /** The stems of the words actually typed. */
   primaries: Set<string>;
   weight: number;
+  /** Synonyms typed side by side ("user account"): the concept is as rare as the commonest of them. */
+  capWith?: string[];
 }
 
 export interface QueryAnalysis {
@@ -318,8 +424,10 @@ export interface QueryAnalysis {
   /** Whether the method was said (a verb) or assumed (a question or a noun phrase reads). */
   methodStated: boolean;
   guest: "qemu" | "lxc" | "any" | "none";
-  /** The query names a particular object (a number, an ID, a path). */
-  namesValue: boolean;
+  /** The query is about one particular object: it names one (a number, an ID, a path) or asks for its details. */
+  oneItem: boolean;
+  /** The query names one guest by number ("VM 100", "container 105"). */
+  namesGuest: boolean;
   /** The query speaks of the node (host) itself. */
   namesNode: boolean;
 }
@@ -330,25 +438,63 @@ function chunkWeight(chunk: string): number {
   return 1;
 }
 
-/** Query words -> concepts: phrases first, then joined and split words, then single words. */
-export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
-  const tokens: { word: string; weight: number }[] = [];
+interface Token {
+  word: string;
+  weight: number;
+  /** The first content word of a clause, where a verb says what is wanted. */
+  clauseStart: boolean;
+}
+
+/** The query's words with their weights; `namesValue` when it names an object (a number, an ID, a path). */
+export function tokenize(index: SearchIndex, query: string): { tokens: Token[]; namesValue: boolean } {
+  const tokens: Token[] = [];
+  let newClause = true;
   let afterFrom = false;
   let namesValue = false;
-  for (const chunk of query.replace(/'s\b/gi, "").split(/\s+/)) {
+  // "S.M.A.R.T." -> "SMART"; "VM's" -> "VM".
+  const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
+  for (const chunk of text.split(/\s+/)) {
     const base = chunkWeight(chunk);
     if (base < 1 || /\d/.test(chunk)) namesValue = true;
     const chunkWords = words(chunk);
+    // "local-lvm" is a name, "cloud-init" a word of the API.
     const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
-    const known = hyphenated && (index.vocabulary.has(chunkWords.join("")) || index.phrases.has(chunkWords.join(" ")));
+    const known = hyphenated && (index.vocabulary.has(chunkWords.join("")) || index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
     for (const w of chunkWords) {
       let weight = base;
       if (hyphenated && !known) weight = Math.min(weight, 0.5);
+      // "... from a template", "... with privilege separation": the means, not the goal.
       if (afterFrom) weight *= 0.6;
-      tokens.push({ word: w, weight });
+      const content = !STOPWORDS.has(w) && !LEADING_WORDS.has(w);
+      tokens.push({ word: w, weight, clauseStart: newClause && content });
+      if (content) newClause = false;
     }
-    if (/^from$/i.test(chunk)) afterFrom = true;
+    if (/[:;,.!?]$/.test(chunk)) newClause = true;
+    if (/^(from|with|using)$/i.test(chunk)) afterFrom = true;
   }
+  return { tokens, namesValue };
+}
+
+/** The method a verb asks for; a word that is as often a noun counts only where a clause starts. */
+export function statedMethod(tokens: readonly Token[]): MethodName | undefined {
+  for (const { word, clauseStart } of tokens) {
+    const hinted = METHOD_HINTS[word];
+    if (hinted && (clauseStart || !NOUN_VERBS.has(word))) return hinted;
+  }
+  return undefined;
+}
+
+/** Which kind of guest the query is about, if any. */
+export function guestFacet(words: readonly string[]): QueryAnalysis["guest"] {
+  const qemu = words.some((w) => QEMU_WORDS.has(w));
+  const lxc = words.some((w) => LXC_WORDS.has(w));
+  if (words.some((w) => GUEST_WORDS.has(w)) || (qemu && lxc)) return "any";
+  return qemu ? "qemu" : lxc ? "lxc" : "none";
+}
+
+/** Query words -> concepts: phrases first, then joined and split words, then single words. */
+export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
+  const { tokens, namesValue } = tokenize(index, query);
   const raw = tokens.map((t) => t.word);
 
   const concepts: Concept[] = [];
@@ -361,11 +507,12 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
         existing.primaries.add(primary);
         existing.terms.set(primary, 1);
       }
-      return;
+      return existing;
     }
     const concept: Concept = { terms, primaries: new Set(primary ? [primary] : []), weight };
     byKey.set(key, concept);
     concepts.push(concept);
+    return concept;
   };
   const groupConcept = (ids: number[], primary: string | undefined, relatedKeys: string[], weight: number) => {
     const terms = new Map<string, number>();
@@ -378,43 +525,31 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
       for (const t of index.related.get(key) ?? []) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
     }
     if (primary) terms.set(primary, 1);
-    // Each word typed is its own concept ("user account" counts user twice); phrases go by group.
+    // Each word typed is its own concept; a phrase stands for its group.
     const key = primary ? `w${primary}` : `g${[...ids].sort((a, b) => a - b).join(",")}`;
-    addConcept(key, terms, primary, weight);
+    return addConcept(key, terms, primary, weight);
   };
+  const groupsOf = (word: string) => index.groupsOfWord.get(word) ?? index.groupsOfStem.get(stem(word, index.stems)) ?? [];
   const wordConcept = (word: string, weight: number) => {
     const s = stem(word, index.stems);
-    // The verb that picked the method counts less as a word: the method boost already counts it.
-    if (word === methodWord) weight *= VERB_WEIGHT;
-    const ids = index.groupsOfWord.get(word) ?? index.groupsOfStem.get(s) ?? [];
-    groupConcept(ids, s, [word, s], weight);
+    return groupConcept(groupsOf(word), s, [word, s], weight);
   };
+  const sameGroup = (a: string | undefined, b: string | undefined) =>
+    a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
 
-  let method: MethodName | undefined;
-  let methodWord: string | undefined;
-  for (const w of raw) {
-    const hinted = METHOD_HINTS[w];
-    if (hinted) {
-      method = hinted;
-      methodWord = w;
-      break;
-    }
-  }
+  let method = statedMethod(tokens);
   const methodStated = method !== undefined;
-  const guestQemu = raw.some((w) => QEMU_WORDS.has(w));
-  const guestLxc = raw.some((w) => LXC_WORDS.has(w));
-  const guest = raw.some((w) => GUEST_WORDS.has(w)) || (guestQemu && guestLxc) ? "any" : guestQemu ? "qemu" : guestLxc ? "lxc" : "none";
+  const guest = guestFacet(raw);
 
   const consumed = new Array<boolean>(raw.length).fill(false);
-  for (let len = Math.min(index.maxPhraseWords, raw.length); len >= 2; len--) {
-    for (let i = 0; i + len <= raw.length; i++) {
-      if (consumed.slice(i, i + len).some(Boolean)) continue;
-      const id = index.phrases.get(raw.slice(i, i + len).join(" "));
-      if (id === undefined) continue;
-      const weight = Math.max(...tokens.slice(i, i + len).map((t) => t.weight));
-      groupConcept([id], undefined, [], weight);
-      for (let k = i; k < i + len; k++) consumed[k] = true;
-    }
+  const rawStems = raw.map((w) => stem(w, index.stems));
+  for (let i = 0; i < raw.length; i++) {
+    const phrase = phraseAt(rawStems, i, index.phrases);
+    if (!phrase) continue;
+    const [id, len] = phrase;
+    groupConcept([id], undefined, [], Math.max(...tokens.slice(i, i + len).map((t) => t.weight)));
+    for (let k = i; k < i + len; k++) consumed[k] = true;
+    i += len - 1;
   }
   for (let i = 0; i < raw.length - 1; i++) {
     if (consumed[i] || consumed[i + 1]) continue;
@@ -423,9 +558,28 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
     wordConcept(joined, Math.max(tokens[i]!.weight, tokens[i + 1]!.weight));
     consumed[i] = consumed[i + 1] = true;
   }
+  let previous: { word: string; concept: Concept; index: number } | undefined;
+  let asksForOne = false;
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
-    const weight = tokens[i]!.weight;
+    let weight = tokens[i]!.weight;
+    const next = raw[i + 1];
+    // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
+    if (DETERMINERS.has(raw[i - 1] ?? "") && next && !STOPWORDS.has(next) && !/^\d+$/.test(next) && !METHOD_HINTS[w] && !sameGroup(w, next)) {
+      weight *= MODIFIER_WEIGHT;
+    }
+    if (GENERIC_WORDS.has(w)) {
+      weight *= GENERIC_WEIGHT;
+      asksForOne = true;
+    }
+    // "user account", "apt repositories": synonyms side by side name one thing, which is no
+    // rarer than the commoner word ("account" alone would favour the rare ACME account).
+    if (previous && previous.index === i - 1 && sameGroup(previous.word, w)) {
+      const concept = wordConcept(w, weight);
+      concept.capWith = previous.concept.capWith = [...previous.concept.primaries, ...concept.primaries];
+      previous = { word: w, concept, index: i };
+      return;
+    }
     const s = stem(w, index.stems);
     const known = index.postings.has(s) || index.groupsOfWord.has(w) || index.groupsOfStem.has(s);
     if (/^\d+$/.test(w)) return;
@@ -437,11 +591,12 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
         return;
       }
     }
-    wordConcept(w, weight);
+    previous = { word: w, concept: wordConcept(w, weight), index: i };
   });
   if (!method && concepts.length > 0) method = "GET";
   const namesNode = raw.some((w) => NODE_WORDS.has(w));
-  return { concepts, method, methodStated, guest, namesValue, namesNode };
+  const namesGuest = raw.some((w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""));
+  return { concepts, method, methodStated, guest, oneItem: namesValue || asksForOne, namesNode, namesGuest };
 }
 
 export function runSearch(index: SearchIndex, query: string, options: SearchOptions = {}): SearchPage {
@@ -460,14 +615,18 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     let cap = 0;
     for (const p of concept.primaries) {
       const list = index.postings.get(p);
-      if (list) cap = Math.max(cap, idfOf(list.size));
+      if (list) cap = Math.max(cap, idfOf(list.ids.length));
+    }
+    for (const p of concept.capWith ?? []) {
+      const list = index.postings.get(p);
+      if (list) cap = Math.min(cap, idfOf(list.ids.length));
     }
     if (cap === 0) {
       inConcept.fill(0);
       let df = 0;
       let looseDf = 0;
       for (const [term, termWeight] of concept.terms) {
-        for (const id of index.postings.get(term)?.keys() ?? []) {
+        for (const id of index.postings.get(term)?.ids ?? []) {
           if (inConcept[id] === 0) {
             inConcept[id] = 1;
             looseDf++;
@@ -484,8 +643,11 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     for (const [term, termWeight] of concept.terms) {
       const list = index.postings.get(term);
       if (!list) continue;
-      const idf = concept.primaries.has(term) ? idfOf(list.size) : Math.min(idfOf(list.size), cap);
-      for (const [id, tf] of list) {
+      const df = list.ids.length;
+      const idf = concept.primaries.has(term) && !concept.capWith ? idfOf(df) : Math.min(idfOf(df), cap);
+      for (let k = 0; k < df; k++) {
+        const id = list.ids[k]!;
+        const tf = list.weights[k]!;
         const value = termWeight * idf * ((tf * (SATURATION + 1)) / (tf + SATURATION));
         if (value > best[id]!) best[id] = value;
       }
@@ -508,9 +670,13 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     let score = scores[id]! * (0.4 + 0.6 * coverage);
     if (analysis.method && e.method === analysis.method) score *= analysis.methodStated ? METHOD_BOOST : ASSUMED_METHOD_BOOST;
     if (index.navigation[id] === 1) score *= NAVIGATION_FACTOR;
+    // A websocket upgrade cannot be used through these tools; the proxy ticket endpoints can.
+    if (index.websocket[id] === 1) score *= WEBSOCKET_FACTOR;
     // Without a name or number in the query, a list is likelier wanted than one item of it.
-    if (!analysis.namesValue && e.method === "GET" && index.endsWithPlaceholder[id] === 1) score *= ITEM_FACTOR;
+    if (!analysis.oneItem && e.method === "GET" && index.endsWithPlaceholder[id] === 1) score *= ITEM_FACTOR;
     const kind = index.guestKind[id]!;
+    // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
+    if (kind === 0 && analysis.namesGuest && (analysis.guest === "qemu" || analysis.guest === "lxc")) score *= NOT_THE_GUEST_FACTOR;
     if (kind !== 0) {
       if ((analysis.guest === "qemu" && kind === 2) || (analysis.guest === "lxc" && kind === 1)) score *= OTHER_GUEST_FACTOR;
       else if (analysis.guest === "none") score *= analysis.namesNode ? NODE_NOT_GUEST_FACTOR : UNASKED_GUEST_FACTOR;

@@ -76,6 +76,8 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
   } catch (error) {
     throw transportFailure(error, options);
   }
+  // undici's body emits an error when destroyed unread; the outcome is reported below instead.
+  response.body.on("error", () => undefined);
   const status = response.statusCode;
   if (status < 200 || status > 299) {
     response.body.destroy();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { FileHandle } from "node:fs/promises";
+import { writeSync } from "node:fs";
 import type { ProxmoxClient } from "../proxmox/client.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "../proxmox/errors.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
@@ -7,8 +7,12 @@ import { validateApiPath } from "../proxmox/path.ts";
 import { classifyTransportError } from "../proxmox/transport-errors.ts";
 import type { FileAccess, FileAccessHooks } from "./resolver.ts";
 
-/** Network chunks are gathered up to this size before one write, to keep system calls few. */
-export const DOWNLOAD_BATCH_BYTES = 1024 * 1024;
+/**
+ * Largest single write. Writes are synchronous: on the loopback benchmark, handing each chunk to
+ * the thread pool cost about a third of the throughput, while a 64 KiB write into the page cache
+ * takes microseconds (docs/performance.md, "File transfer").
+ */
+export const DOWNLOAD_WRITE_BYTES = 64 * 1024;
 
 export interface DownloadRequest {
   path: string;
@@ -20,58 +24,27 @@ export interface DownloadRequest {
 /** Marks a failure of the local disk, as opposed to the network. */
 class WriteFailure extends Error {}
 
-async function writeAll(handle: FileHandle, chunks: Buffer[]): Promise<void> {
-  let pending = chunks;
-  while (pending.length > 0) {
-    const { bytesWritten } = await handle.writev(pending);
-    if (bytesWritten <= 0) throw Object.assign(new Error("the disk accepted no bytes"), { code: "EIO" });
-    let skip = bytesWritten;
-    const rest: Buffer[] = [];
-    for (const chunk of pending) {
-      if (skip >= chunk.length) {
-        skip -= chunk.length;
-        continue;
-      }
-      rest.push(skip > 0 ? chunk.subarray(skip) : chunk);
-      skip = 0;
-    }
-    pending = rest;
-  }
-}
-
 /**
- * Writes the body to `handle` as it arrives: at most one batch is held, and the next chunk is
- * not read before the batch is on disk, so memory stays flat and a slow disk slows the socket.
+ * Writes the body to `fd` chunk by chunk as it arrives; the next chunk is not read before the
+ * last one is on disk, so memory stays flat and a slow disk slows the socket.
  */
-async function saveBody(
-  body: AsyncIterable<Uint8Array>,
-  handle: FileHandle,
-  hooks: FileAccessHooks,
-): Promise<{ bytes: number; sha256: string }> {
+async function saveBody(body: AsyncIterable<Uint8Array>, fd: number, hooks: FileAccessHooks): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash("sha256");
-  let batch: Buffer[] = [];
-  let batchBytes = 0;
   let written = 0;
-  const flush = async () => {
-    if (batchBytes === 0) return;
+  for await (const chunk of body) {
+    hash.update(chunk);
     try {
-      await hooks.beforeWrite?.(written);
-      await writeAll(handle, batch);
+      if (hooks.beforeWrite) await hooks.beforeWrite(written);
+      for (let offset = 0; offset < chunk.byteLength; ) {
+        const n = writeSync(fd, chunk, offset, Math.min(DOWNLOAD_WRITE_BYTES, chunk.byteLength - offset));
+        if (n <= 0) throw Object.assign(new Error("the disk accepted no bytes"), { code: "EIO" });
+        offset += n;
+      }
     } catch (error) {
       throw new WriteFailure((error as Error).message, { cause: error });
     }
-    written += batchBytes;
-    batch = [];
-    batchBytes = 0;
-  };
-  for await (const chunk of body) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    hash.update(buffer);
-    batch.push(buffer);
-    batchBytes += buffer.length;
-    if (batchBytes >= DOWNLOAD_BATCH_BYTES) await flush();
+    written += chunk.byteLength;
   }
-  await flush();
   return { bytes: written, sha256: hash.digest("hex") };
 }
 
@@ -101,7 +74,7 @@ export async function downloadToFile(client: ProxmoxClient, files: FileAccess, r
   const target = await files.createForDownload(request.destination);
   try {
     const response = await client.raw({ tool: "proxmox_download", method: "GET", path, query: params, signal: request.signal });
-    const { bytes, sha256 } = await saveBody(response.body, target.handle, files.hooks);
+    const { bytes, sha256 } = await saveBody(response.body, target.handle.fd, files.hooks);
     await target.handle.close();
     return { path: target.path, bytes_written: bytes, content_type: response.contentType, sha256 };
   } catch (error) {

@@ -8,7 +8,7 @@ import { frameUpload, isUploadPath, newBoundary, type UploadFraming } from "./mu
 import type { FileAccess } from "./resolver.ts";
 
 /** Bytes read from the file per step; memory stays at a few of these whatever the file size. */
-export const UPLOAD_CHUNK_BYTES = 1024 * 1024;
+export const UPLOAD_CHUNK_BYTES = 256 * 1024;
 
 export interface UploadRequest {
   path: string;

@@ -73,8 +73,16 @@ export function adviceSources(deps: ServerDeps): AdviceSources {
 }
 
 /** A failed call as a tool result, with the catalog's and the cluster's advice on what to do next. */
-export async function failureWithAdvice(deps: ServerDeps, error: unknown, call: FailedCall): Promise<CallToolResult> {
-  return failureResult(error, deps.client.redact, await adviseFailure(error, call, adviceSources(deps)));
+export async function failureWithAdvice(
+  deps: ServerDeps,
+  error: unknown,
+  call: FailedCall,
+  extraHints: readonly string[] = [],
+): Promise<CallToolResult> {
+  return failureResult(error, deps.client.redact, [
+    ...extraHints,
+    ...(await adviseFailure(error, call, adviceSources(deps))),
+  ]);
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { fileTransferDisabled } from "../files/config.ts";
 import { downloadToFile } from "../files/download.ts";
 import type { ServerDeps } from "../server.ts";
+import { failureWithAdvice } from "./api-call.ts";
 import { failureResult, okResult } from "./result.ts";
 import { parametersArg, pathArg } from "./schemas.ts";
 
@@ -26,7 +27,7 @@ export function registerDownloadTool(server: McpServer, deps: ServerDeps): void 
       try {
         return okResult(await downloadToFile(client, files, { path, parameters, destination, signal: extra.signal }));
       } catch (error) {
-        return failureResult(error, client.redact);
+        return failureWithAdvice(deps, error, { method: "GET", path, signal: extra.signal });
       }
     },
   );

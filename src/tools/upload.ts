@@ -3,8 +3,9 @@ import { z } from "zod";
 import { fileTransferDisabled } from "../files/config.ts";
 import { uploadFile, uploadHints } from "../files/upload.ts";
 import type { ServerDeps } from "../server.ts";
+import { addTaskOutcome, failureWithAdvice } from "./api-call.ts";
 import { failureResult, okResult } from "./result.ts";
-import { parametersArg } from "./schemas.ts";
+import { parametersArg, waitArgs } from "./schemas.ts";
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
   server.registerTool(
@@ -12,21 +13,30 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
     {
       title: "Upload a local file to a Proxmox storage",
       description:
-        "Send a local file (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished.",
+        "Send a local file (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished; pass wait=true to get the copy's outcome.",
       inputSchema: {
         path: z.string().describe("Upload endpoint relative to /api2/json, e.g. /nodes/pve1/storage/local/upload"),
         file_path: z.string().describe("Absolute path of a regular file inside PROXMOX_FILE_ROOTS"),
         parameters: parametersArg,
+        ...waitArgs,
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ path, file_path, parameters }, extra) => {
+    async ({ path, file_path, parameters, wait, wait_timeout_s }, extra) => {
       const { client, files } = deps;
       if (!files) return failureResult(fileTransferDisabled(), client.redact);
       try {
-        return okResult(await uploadFile(client, files, { path, filePath: file_path, parameters, signal: extra.signal }));
+        const payload = await uploadFile(client, files, {
+          path,
+          filePath: file_path,
+          parameters,
+          signal: extra.signal,
+        });
+        return okResult(
+          await addTaskOutcome(deps, client, payload, { wait, wait_timeout_s }, "proxmox_upload", extra.signal),
+        );
       } catch (error) {
-        return failureResult(error, client.redact, uploadHints(error));
+        return failureWithAdvice(deps, error, { method: "POST", path, signal: extra.signal }, uploadHints(error));
       }
     },
   );

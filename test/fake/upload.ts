@@ -149,13 +149,15 @@ export interface DownloadSpec {
   failAfter?: number;
   /** Stop sending (but keep the connection) after this many bytes. */
   hangAfter?: number;
+  /** Hash what is sent (default true); benchmarks turn it off to keep the fake's CPU out of the way. */
+  hash?: boolean;
 }
 
 export interface ServedDownload {
   filepath: string;
   bytes: number;
   complete: boolean;
-  /** sha256 of every byte sent, set once the body is complete. */
+  /** sha256 of every byte sent, set once the body is complete (unless the spec turned hashing off). */
   sha256?: string;
 }
 
@@ -205,7 +207,9 @@ export function downloadContent(spec: DownloadSpec): Buffer {
 
 function generated(spec: DownloadSpec, record: ServedDownload, progress: (bytes: number) => void, done: () => void): Readable {
   const period = contentPeriod(spec.seed ?? 1);
-  const hash: Hash = createHash("sha256");
+  // Two periods back to back: any chunk up to one period long is a slice, no copy.
+  const doubled = Buffer.concat([period, period]);
+  const hash: Hash | undefined = spec.hash === false ? undefined : createHash("sha256");
   const stopAt = Math.min(spec.size, spec.failAfter ?? Infinity, spec.hangAfter ?? Infinity);
   return new Readable({
     highWaterMark: SEND_CHUNK,
@@ -213,7 +217,7 @@ function generated(spec: DownloadSpec, record: ServedDownload, progress: (bytes:
       if (record.bytes >= stopAt) {
         if (stopAt === spec.size) {
           record.complete = true;
-          record.sha256 = hash.digest("hex");
+          record.sha256 = hash?.digest("hex");
           this.push(null);
           done();
         } else if (spec.failAfter !== undefined && record.bytes >= spec.failAfter) {
@@ -221,8 +225,9 @@ function generated(spec: DownloadSpec, record: ServedDownload, progress: (bytes:
         }
         return; // hangAfter: never push again
       }
-      const chunk = contentAt(period, record.bytes, Math.min(SEND_CHUNK, stopAt - record.bytes));
-      hash.update(chunk);
+      const from = record.bytes % PERIOD;
+      const chunk = doubled.subarray(from, from + Math.min(SEND_CHUNK, stopAt - record.bytes));
+      hash?.update(chunk);
       record.bytes += chunk.length;
       this.push(chunk);
       progress(record.bytes);

@@ -176,3 +176,14 @@ export const MINI_API: FixtureNode[] = [
 export function miniCatalog(): Catalog {
   return Catalog.fromText(apidata(MINI_API), { kind: "inline", location: "mini" });
 }
+
+/** A logger that keeps its lines, to check what would reach stderr. */
+export function memoryLogger(): { lines: string[]; info(m: string): void; warn(m: string): void; error(m: string): void } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (m) => lines.push(`info: ${m}`),
+    warn: (m) => lines.push(`warn: ${m}`),
+    error: (m) => lines.push(`error: ${m}`),
+  };
+}

@@ -1,84 +1,44 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FileAccess, type FileAccessHooks } from "../../src/files/resolver.ts";
+import { FileAccess } from "../../src/files/resolver.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
-import { installFileRoutes, type FileRoutes } from "../fake/upload.ts";
-import { connectHarness, textOf, type Harness } from "../support/mcp.ts";
+import { sha256, useFileFixture } from "../support/files.ts";
+import { textOf } from "../support/mcp.ts";
 
 const UPLOAD_PATH = "/nodes/pve1/storage/local/upload";
 
-let fake: FakeProxmox;
-let routes: FileRoutes;
-let base: string;
-let root: string;
-let outside: string;
-let harness: Harness | undefined;
-
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-  routes = installFileRoutes(fake);
-});
-afterAll(async () => {
-  await fake.stop();
-});
-
-beforeEach(() => {
-  base = realpathSync(mkdtempSync(join(tmpdir(), "pve-upload-tool-")));
-  root = join(base, "files");
-  outside = join(base, "outside");
-  mkdirSync(root, { mode: 0o755 });
-  mkdirSync(outside, { mode: 0o755 });
-  writeFileSync(join(outside, "secret.txt"), "secret");
-  routes.uploads.length = 0;
-  routes.refused.length = 0;
-  fake.requests.length = 0;
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  rmSync(base, { recursive: true, force: true });
-});
-
-async function connect(opts: { hooks?: FileAccessHooks; files?: boolean; readOnly?: boolean } = {}): Promise<Harness> {
-  const files = opts.files === false ? undefined : new FileAccess({ roots: [root] }, opts.hooks);
-  harness = await connectHarness(fake, { deps: { files, ...(opts.readOnly ? { readOnly: true } : {}) } });
-  return harness;
-}
+const fx = useFileFixture("pve-upload-tool-");
+beforeEach(() => writeFileSync(join(fx.outside, "secret.txt"), "secret"));
 
 function uploadRequests() {
-  return fake.apiRequests().filter((r) => r.path.endsWith("/upload"));
-}
-
-function sha256(data: Buffer): string {
-  return createHash("sha256").update(data).digest("hex");
+  return fx.fake.apiRequests().filter((r) => r.path.endsWith("/upload"));
 }
 
 describe("proxmox_upload", () => {
   test("is listed with a write's annotations, beside proxmox_download", async () => {
-    const h = await connect();
+    const h = await fx.connect();
     const { tools } = await h.client.listTools();
     const upload = tools.find((t) => t.name === "proxmox_upload");
     expect(upload?.title).toBeTruthy();
     expect(upload?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
-    expect(Object.keys(upload?.inputSchema.properties ?? {}).sort()).toEqual(["file_path", "parameters", "path"]);
+    expect(Object.keys(upload?.inputSchema.properties ?? {}).sort()).toEqual(["file_path", "parameters", "path", "wait", "wait_timeout_s"]);
     expect(tools.some((t) => t.name === "proxmox_download")).toBe(true);
   });
 
   test("in read-only mode it is not registered, while proxmox_download stays", async () => {
-    const h = await connect({ readOnly: true });
+    const h = await fx.connect({ readOnly: true });
     const names = (await h.client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain("proxmox_upload");
     expect(names).toContain("proxmox_download");
   });
 
   test("without PROXMOX_FILE_ROOTS it stays listed and says how to enable file transfer", async () => {
-    const h = await connect({ files: false });
+    const h = await fx.connect({ files: false });
     expect((await h.client.listTools()).tools.map((t) => t.name)).toContain("proxmox_upload");
-    writeFileSync(join(root, "a.iso"), "x");
-    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(root, "a.iso"), parameters: { content: "iso" } });
+    writeFileSync(join(fx.root, "a.iso"), "x");
+    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(fx.root, "a.iso"), parameters: { content: "iso" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("File transfer is disabled");
     expect(textOf(result)).toContain("PROXMOX_FILE_ROOTS");
@@ -88,17 +48,17 @@ describe("proxmox_upload", () => {
 
   test("sends the file byte-exact in a multipart body with a precomputed Content-Length, and returns the UPID", async () => {
     const content = randomBytes(3 * 1024 * 1024 + 12_345);
-    writeFileSync(join(root, "debian.iso"), content);
-    const h = await connect();
-    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(root, "debian.iso"), parameters: { content: "iso" } });
+    writeFileSync(join(fx.root, "debian.iso"), content);
+    const h = await fx.connect();
+    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(fx.root, "debian.iso"), parameters: { content: "iso" } });
     expect(result.isError).toBeFalsy();
     const payload = result.structuredContent as { data: string; bytes_sent: number; file_name: string };
     expect(payload.data).toMatch(/^UPID:pve1:[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{8}:imgcopy::/);
     expect(payload.bytes_sent).toBe(content.length);
     expect(payload.file_name).toBe("debian.iso");
 
-    expect(routes.refused).toEqual([]);
-    const [received] = routes.uploads;
+    expect(fx.routes.refused).toEqual([]);
+    const [received] = fx.routes.uploads;
     expect(received?.size).toBe(content.length);
     expect(received?.sha256).toBe(sha256(content));
     expect(received?.fileName).toBe("debian.iso");
@@ -112,17 +72,42 @@ describe("proxmox_upload", () => {
     expect(request?.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=[A-Za-z0-9]+$/);
   });
 
+  test("with wait=true the copy task's outcome comes back: ok, or the checksum failure with its log", async () => {
+    const content = randomBytes(70_000);
+    writeFileSync(join(fx.root, "tmpl.tar.zst"), content);
+    const h = await fx.connect();
+    const ok = await h.call("proxmox_upload", {
+      path: UPLOAD_PATH,
+      file_path: join(fx.root, "tmpl.tar.zst"),
+      parameters: { content: "vztmpl" },
+      wait: true,
+    });
+    expect((ok.structuredContent as { task: Record<string, unknown> }).task).toMatchObject({ type: "imgcopy", node: "pve1", ok: true });
+    const bad = await h.call("proxmox_upload", {
+      path: UPLOAD_PATH,
+      file_path: join(fx.root, "tmpl.tar.zst"),
+      parameters: { content: "vztmpl", "checksum-algorithm": "sha256", checksum: "0".repeat(64) },
+      wait: true,
+    });
+    expect(bad.isError).toBeFalsy();
+    const task = (bad.structuredContent as { task: { ok: boolean; exitstatus: string; log_tail: string[] } }).task;
+    expect(task.ok).toBe(false);
+    expect(task.exitstatus).toContain("checksum mismatch");
+    expect(task.log_tail.join("\n")).toContain("checksum mismatch");
+    expect(uploadRequests()).toHaveLength(2);
+  });
+
   test("filename renames, checksum parts are sent, and other parameters travel in the query string", async () => {
     const content = randomBytes(50_000);
-    writeFileSync(join(root, "local-name.tar.zst"), content);
-    const h = await connect();
+    writeFileSync(join(fx.root, "local-name.tar.zst"), content);
+    const h = await fx.connect();
     const result = await h.call("proxmox_upload", {
       path: UPLOAD_PATH,
-      file_path: join(root, "local-name.tar.zst"),
+      file_path: join(fx.root, "local-name.tar.zst"),
       parameters: { content: "vztmpl", filename: "debian-12.tar.zst", "checksum-algorithm": "sha256", checksum: sha256(content), extra: "1" },
     });
     expect(result.isError).toBeFalsy();
-    const [received] = routes.uploads;
+    const [received] = fx.routes.uploads;
     expect(received?.fileName).toBe("debian-12.tar.zst");
     expect(received?.query).toEqual({ extra: "1" });
     expect(received?.params["checksum-algorithm"]).toBe("sha256");
@@ -131,17 +116,17 @@ describe("proxmox_upload", () => {
   });
 
   test("an empty file is uploaded", async () => {
-    writeFileSync(join(root, "empty.iso"), "");
-    const h = await connect();
-    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(root, "empty.iso"), parameters: { content: "iso" } });
+    writeFileSync(join(fx.root, "empty.iso"), "");
+    const h = await fx.connect();
+    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(fx.root, "empty.iso"), parameters: { content: "iso" } });
     expect(result.isError).toBeFalsy();
-    expect(routes.uploads[0]?.size).toBe(0);
+    expect(fx.routes.uploads[0]?.size).toBe(0);
   });
 
   test("Proxmox's parameter errors come back with the status and errors", async () => {
-    writeFileSync(join(root, "a.iso"), "abc");
-    const h = await connect();
-    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(root, "a.iso") });
+    writeFileSync(join(fx.root, "a.iso"), "abc");
+    const h = await fx.connect();
+    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(fx.root, "a.iso") });
     expect(result.isError).toBe(true);
     expect((result.structuredContent as { error: { status: number; errors: Record<string, string> } }).error).toMatchObject({
       status: 400,
@@ -150,29 +135,29 @@ describe("proxmox_upload", () => {
   });
 
   test("a path that is not an upload endpoint is refused before anything is read or sent", async () => {
-    writeFileSync(join(root, "a.iso"), "abc");
-    const h = await connect();
-    const result = await h.call("proxmox_upload", { path: "/nodes/pve1/qemu/100/config", file_path: join(root, "a.iso"), parameters: { content: "iso" } });
+    writeFileSync(join(fx.root, "a.iso"), "abc");
+    const h = await fx.connect();
+    const result = await h.call("proxmox_upload", { path: "/nodes/pve1/qemu/100/config", file_path: join(fx.root, "a.iso"), parameters: { content: "iso" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("not an upload endpoint");
-    expect(fake.apiRequests()).toHaveLength(0);
+    expect(fx.fake.apiRequests()).toHaveLength(0);
   });
 
   const refusedSources: [string, () => string, string][] = [
-    ["a symlink to a file outside the roots", () => (symlinkSync(join(outside, "secret.txt"), join(root, "x.iso")), join(root, "x.iso")), "outside the directories allowed"],
-    ["a prefix sibling of the root", () => (mkdirSync(`${root}-evil`), writeFileSync(`${root}-evil/a`, "e"), `${root}-evil/a`), "outside the directories allowed"],
-    ["a directory", () => (mkdirSync(join(root, "dir")), join(root, "dir")), "is a directory"],
-    ["a FIFO", () => (Bun.spawnSync(["mkfifo", join(root, "fifo")]), join(root, "fifo")), "is a FIFO"],
+    ["a symlink to a file outside the roots", () => (symlinkSync(join(fx.outside, "secret.txt"), join(fx.root, "x.iso")), join(fx.root, "x.iso")), "outside the directories allowed"],
+    ["a prefix sibling of the root", () => (mkdirSync(`${fx.root}-evil`), writeFileSync(`${fx.root}-evil/a`, "e"), `${fx.root}-evil/a`), "outside the directories allowed"],
+    ["a directory", () => (mkdirSync(join(fx.root, "dir")), join(fx.root, "dir")), "is a directory"],
+    ["a FIFO", () => (Bun.spawnSync(["mkfifo", join(fx.root, "fifo")]), join(fx.root, "fifo")), "is a FIFO"],
     [
       "a file below a group-writable directory",
-      () => (mkdirSync(join(root, "g")), chmodSync(join(root, "g"), 0o775), writeFileSync(join(root, "g", "a"), "a"), join(root, "g", "a")),
+      () => (mkdirSync(join(fx.root, "g")), chmodSync(join(fx.root, "g"), 0o775), writeFileSync(join(fx.root, "g", "a"), "a"), join(fx.root, "g", "a")),
       "group- or world-writable",
     ],
   ];
   for (const [what, setup, message] of refusedSources) {
     test(`refuses ${what} and sends nothing`, async () => {
       const filePath = setup();
-      const h = await connect();
+      const h = await fx.connect();
       const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: filePath, parameters: { content: "iso" } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain(message);
@@ -181,44 +166,107 @@ describe("proxmox_upload", () => {
   }
 
   test("a file name with a double quote is refused and nothing is sent", async () => {
-    writeFileSync(join(root, 'we"ird.iso'), "abc");
-    const h = await connect();
-    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(root, 'we"ird.iso'), parameters: { content: "iso" } });
+    writeFileSync(join(fx.root, 'we"ird.iso'), "abc");
+    const h = await fx.connect();
+    const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(fx.root, 'we"ird.iso'), parameters: { content: "iso" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("double quote");
     expect(uploadRequests()).toHaveLength(0);
   });
 
   test("a file swapped for a symlink to outside after validation: nothing is sent", async () => {
-    const path = join(root, "swap.iso");
+    const path = join(fx.root, "swap.iso");
     writeFileSync(path, "validated bytes");
     const swap = () => {
       unlinkSync(path);
-      symlinkSync(join(outside, "secret.txt"), path);
+      symlinkSync(join(fx.outside, "secret.txt"), path);
     };
-    const h = await connect({ hooks: { afterValidate: swap } });
+    const h = await fx.connect({ hooks: { afterValidate: swap } });
     const result = await h.call("proxmox_upload", { path: UPLOAD_PATH, file_path: path, parameters: { content: "iso" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("replaced by a symbolic link");
     expect(uploadRequests()).toHaveLength(0);
   });
 
+  describe("against a Proxmox that reads the body slowly or not at all", () => {
+    let slow: FakeProxmox;
+    let received = 0;
+    let firstChunk: () => void = () => {};
+    let ended: Promise<string>;
+    let settle: (how: string) => void = () => {};
+    beforeEach(async () => {
+      slow = await FakeProxmox.start();
+      received = 0;
+      ended = new Promise((resolve) => (settle = resolve));
+      slow.route(
+        "POST",
+        "/nodes/{node}/storage/{storage}/upload",
+        async (req) => {
+          const stream = req.stream!;
+          stream.on("error", () => settle("aborted"));
+          stream.on("close", () => settle(stream.readableEnded ? "complete" : "aborted"));
+          if (req.query.get("stall") === "1") return { hang: true };
+          for await (const chunk of stream) {
+            received += (chunk as Buffer).length;
+            firstChunk();
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          return { data: "UPID:pve1:00000001:00000001:00000001:imgcopy::mcp@pve!test:" };
+        },
+        { stream: true, multipart: true },
+      );
+    });
+    afterEach(async () => {
+      await slow.stop();
+    });
+
+    test("cancellation mid-upload stops sending", async () => {
+      writeFileSync(join(fx.root, "big.iso"), Buffer.alloc(64 * 1024 * 1024, 1));
+      const harness = await fx.connect({ fake: slow });
+      const controller = new AbortController();
+      const started = new Promise<void>((resolve) => (firstChunk = resolve));
+      const call = harness.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(fx.root, "big.iso"), parameters: { content: "iso" } }, { signal: controller.signal });
+      await started;
+      controller.abort();
+      await expect(call).rejects.toThrow();
+      expect(await ended).toBe("aborted");
+      expect(received).toBeLessThan(64 * 1024 * 1024);
+    });
+
+    test("a Proxmox that stops reading is given up after PROXMOX_TIMEOUT_MS", async () => {
+      writeFileSync(join(fx.root, "big.iso"), Buffer.alloc(32 * 1024 * 1024, 1));
+      const harness = await fx.connect({ fake: slow, env: { PROXMOX_TIMEOUT_MS: "300" } });
+      const result = await harness.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(fx.root, "big.iso"), parameters: { content: "iso", stall: 1 } });
+      expect(result.isError).toBe(true);
+      expect((result.structuredContent as { error: { failure: string } }).error.failure).toBe("timeout");
+    });
+
+    test("an upload that keeps moving is not cut off by PROXMOX_TIMEOUT_MS", async () => {
+      writeFileSync(join(fx.root, "big.iso"), Buffer.alloc(24 * 1024 * 1024, 1));
+      const harness = await fx.connect({ fake: slow, env: { PROXMOX_TIMEOUT_MS: "300" } });
+      const started = performance.now();
+      const result = await harness.call("proxmox_upload", { path: UPLOAD_PATH, file_path: join(fx.root, "big.iso"), parameters: { content: "iso" } });
+      expect(result.isError).toBeFalsy();
+      expect(performance.now() - started).toBeGreaterThan(300);
+      expect(received).toBeGreaterThan(24 * 1024 * 1024);
+    });
+  });
+
   test("a path swapped after the open does not change what is sent: the validated file goes", async () => {
-    const path = join(root, "swap.iso");
+    const path = join(fx.root, "swap.iso");
     const validated = randomBytes(100_000);
     writeFileSync(path, validated);
-    const files = new FileAccess({ roots: [root] });
+    const files = new FileAccess({ roots: [fx.root] });
     const open = files.openForUpload.bind(files);
     // Swap right after the descriptor is opened, before a byte is read.
     files.openForUpload = async (input) => {
       const source = await open(input);
       unlinkSync(path);
-      symlinkSync(join(outside, "secret.txt"), path);
+      symlinkSync(join(fx.outside, "secret.txt"), path);
       return source;
     };
-    harness = await connectHarness(fake, { deps: { files } });
-    const result = await harness.call("proxmox_upload", { path: UPLOAD_PATH, file_path: path, parameters: { content: "iso" } });
+    const result = await (await fx.connect({ files })).call("proxmox_upload", { path: UPLOAD_PATH, file_path: path, parameters: { content: "iso" } });
     expect(result.isError).toBeFalsy();
-    expect(routes.uploads[0]?.sha256).toBe(sha256(validated));
+    expect(fx.routes.uploads[0]?.sha256).toBe(sha256(validated));
   });
 });

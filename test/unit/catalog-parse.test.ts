@@ -64,6 +64,13 @@ describe("finding the array", () => {
     expect(JSON.parse(json)).toEqual([{ d: 'a ] b [ c " ]; d \\', e: '\\"]' }, ["]"]]);
   });
 
+  test("work stays linear on pathological strings (a backtracking matcher would hang here)", () => {
+    const escapes = `["${'\\"'.repeat(2_000_000)}"] ]`;
+    expect(matchBracket(escapes, 0)).toBe(escapes.length - 2);
+    const long = `[{"a": "${"x".repeat(6_000_000)}"}]`;
+    expect(matchBracket(long, 0)).toBe(long.length);
+  });
+
   test.each([
     ['[1, "unterminated', "ends inside a string"],
     ["[1, [2, 3]", "never closed"],

@@ -1,0 +1,81 @@
+// File transfer through the built server over stdio, as an MCP host runs it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { FakeProxmox } from "../fake/pve-fake.ts";
+import { downloadContent, installFileRoutes, type FileRoutes } from "../fake/upload.ts";
+import { sha256 } from "../support/files.ts";
+import { textOf } from "../support/mcp.ts";
+import { cleanEnv, connectStdio, ensureBuilt, runToExit, type StdioSession } from "../support/stdio.ts";
+
+let fake: FakeProxmox;
+let routes: FileRoutes;
+let session: StdioSession | undefined;
+const base = realpathSync(mkdtempSync(join(tmpdir(), "pve-files-e2e-")));
+const root = join(base, "files");
+
+beforeAll(async () => {
+  ensureBuilt();
+  mkdirSync(root, { mode: 0o755 });
+  fake = await FakeProxmox.start();
+  routes = installFileRoutes(fake);
+});
+afterAll(async () => {
+  await session?.close();
+  await fake.stop();
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe("file transfer over stdio", () => {
+  test("a file goes up and a file comes back byte-identical", async () => {
+    session = await connectStdio(cleanEnv({ ...fake.env(), PROXMOX_FILE_ROOTS: root }));
+    const content = randomBytes(4 * 1024 * 1024 + 1);
+    writeFileSync(join(root, "up.iso"), content);
+    const up = (await session.client.callTool({
+      name: "proxmox_upload",
+      arguments: { path: "/nodes/pve1/storage/local/upload", file_path: join(root, "up.iso"), parameters: { content: "iso" } },
+    })) as CallToolResult;
+    expect(up.isError).toBeFalsy();
+    expect(routes.uploads.at(-1)?.sha256).toBe(sha256(content));
+
+    const spec = { size: 3 * 1024 * 1024 + 17, seed: 3 };
+    routes.serve("/e2e.zip", spec);
+    const down = (await session.client.callTool({
+      name: "proxmox_download",
+      arguments: { path: "/nodes/pve1/storage/pbs/file-restore/download", parameters: { volume: "v", filepath: "/e2e.zip" }, destination: join(root, "down.zip") },
+    })) as CallToolResult;
+    expect(down.isError).toBeFalsy();
+    const onDisk = readFileSync(join(root, "down.zip"));
+    expect(onDisk.equals(downloadContent(spec))).toBe(true);
+    expect((down.structuredContent as { sha256: string }).sha256).toBe(sha256(onDisk));
+  });
+
+  test("a group-writable root stops the server at startup with exit 1, a clear message and nothing on stdout", async () => {
+    const shared = join(base, "shared");
+    mkdirSync(shared);
+    chmodSync(shared, 0o775);
+    const exited = await runToExit(cleanEnv({ ...fake.env(), PROXMOX_FILE_ROOTS: [root, shared].join(delimiter) }));
+    expect(exited.code).toBe(1);
+    expect(exited.stdout).toBe("");
+    expect(exited.stderr).toContain("PROXMOX_FILE_ROOTS");
+    expect(exited.stderr).toContain("group- or world-writable");
+  });
+
+  test("without PROXMOX_FILE_ROOTS both tools are listed and explain how to enable them", async () => {
+    const plain = await connectStdio(cleanEnv(fake.env()));
+    try {
+      const names = (await plain.client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("proxmox_upload");
+      expect(names).toContain("proxmox_download");
+      const result = (await plain.client.callTool({ name: "proxmox_download", arguments: { path: "/version", destination: join(root, "v.json") } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("File transfer is disabled");
+      expect(textOf(result)).toContain("PROXMOX_FILE_ROOTS");
+    } finally {
+      await plain.close();
+    }
+  });
+});

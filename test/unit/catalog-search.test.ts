@@ -1,0 +1,86 @@
+// Issue 3: ranked search in plain words, and the quality bar on the dev queries.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { Catalog } from "../../src/catalog/catalog.ts";
+import { evaluateSearch, parseEvalQueries } from "../../src/catalog/eval.ts";
+import { splitCompound } from "../../src/catalog/search.ts";
+import { stem } from "../../src/catalog/stem.ts";
+import { miniCatalog } from "../support/catalog.ts";
+import { DEV_QUERIES, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
+
+const catalog = miniCatalog();
+const top = (query: string, options = {}) => catalog.search(query, options).hits.map((h) => `${h.method} ${h.path}`);
+
+describe("plain words find the endpoint", () => {
+  test.each([
+    ["power off the container", "POST /nodes/{node}/lxc/{vmid}/status/shutdown"],
+    ["shut down the VM", "POST /nodes/{node}/qemu/{vmid}/status/shutdown"],
+    ["pull the plug on a hung VM", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
+    ["roll back a VM to its snapshot", "POST /nodes/{node}/qemu/{vmid}/snapshot/{snapname}/rollback"],
+    ["take a snapshot of VM 100", "POST /nodes/{node}/qemu/{vmid}/snapshot"],
+    ["who has access to what", "GET /access/acl"],
+    ["free space on storage", "GET /nodes/{node}/storage/{storage}/status"],
+    ["is vm 100 running", "GET /nodes/{node}/qemu/{vmid}/status/current"],
+    ["start the ct", "POST /nodes/{node}/lxc/{vmid}/status/start"],
+    ["permanently delete a virtual machine", "DELETE /nodes/{node}/qemu/{vmid}"],
+    ["log in with a password", "POST /access/ticket"],
+  ])("%s", (query, expected) => {
+    expect(top(query)[0]).toBe(expected);
+  });
+});
+
+describe("results", () => {
+  test("each hit has method, path, a one-line description, and the token flag only when tokens are refused", () => {
+    const [hit] = catalog.search("authentication ticket").hits;
+    expect(hit).toMatchObject({ method: "POST", path: "/access/ticket", description: "Create or verify authentication ticket.", refusesTokens: true });
+    const [other] = catalog.search("acl").hits;
+    expect(other).not.toHaveProperty("refusesTokens");
+  });
+
+  test("method filter, limit and offset page through the same ranking", () => {
+    const all = catalog.search("vm", { limit: 100 });
+    expect(all.total).toBe(all.hits.length);
+    const page = catalog.search("vm", { limit: 2, offset: 1 });
+    expect(page.total).toBe(all.total);
+    expect(page.hits.map((h) => h.path)).toEqual(all.hits.slice(1, 3).map((h) => h.path));
+    const posts = catalog.search("vm", { method: "post", limit: 100 });
+    expect(posts.hits.length).toBeGreaterThan(0);
+    expect(posts.hits.every((h) => h.method === "POST")).toBe(true);
+  });
+
+  test("words that match nothing give nothing", () => {
+    expect(catalog.search("zzzz qqqq")).toEqual({ total: 0, hits: [] });
+    expect(catalog.search("   ")).toEqual({ total: 0, hits: [] });
+    expect(catalog.search("100 200")).toEqual({ total: 0, hits: [] });
+  });
+});
+
+describe("word handling", () => {
+  test.each([
+    ["replication", "replic"], ["replicate", "replic"], ["snapshots", "snapshot"], ["running", "run"], ["containers", "contain"], ["vm", "vm"], ["ipv6", "ipv6"],
+  ])("stem(%j) = %j", (word, stemmed) => {
+    expect(stem(word)).toBe(stemmed);
+  });
+
+  const vocabulary = new Map([["prune", 5], ["backups", 9], ["next", 4], ["vnc", 30], ["proxy", 20], ["vncproxy", 2], ["template", 29], ["temp", 1], ["late", 1]]);
+  test.each([
+    ["prunebackups", ["prune", "backups"]],
+    ["nextid", ["next", "id"]],
+    ["vncproxy", ["vnc", "proxy"]],
+    ["template", undefined],
+    ["abc", undefined],
+    ["unlink", undefined],
+  ])("splitCompound(%j)", (word, parts) => {
+    expect(splitCompound(word, vocabulary)).toEqual(parts);
+  });
+});
+
+describe("the quality bar on the dev queries (issue 3: 80% first, 95% in the top five)", () => {
+  const present = haveSharedData("catalog search quality", SCHEMA_DIR) && haveSharedData("catalog search quality", DEV_QUERIES);
+  test.skipIf(!present)("PVE 9.1", () => {
+    const real = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), { kind: "inline", location: "9.1" });
+    const summary = evaluateSearch(real, parseEvalQueries(JSON.parse(readFileSync(DEV_QUERIES, "utf8"))));
+    const misses = summary.outcomes.filter((o) => o.rank !== 1).map((o) => `${o.rank ?? "-"} ${o.query}`);
+    expect({ top1: summary.top1 >= 0.8, top5: summary.top5 >= 0.95, misses }).toEqual({ top1: true, top5: true, misses });
+  });
+});
