@@ -96,12 +96,20 @@ export function normalizeInputPath(input: string): string {
   if (url) p = url[1] ?? "/";
   p = p.replace(/[?#].*$/, "");
   p = p.replace(/^\/*api2\/(json|extjs|html|spiceconfig|png)(?=\/|$)/i, "");
-  p = `/${p.split("/").filter((s) => s.length > 0).join("/")}`;
+  p = `/${p
+    .split("/")
+    .filter((s) => s.length > 0)
+    .join("/")}`;
   return p;
 }
 
 /** Walks the tree; each method is validated separately so one odd entry cannot sink the catalog. */
-function collect(nodes: SchemaNode[], paths: Map<string, PathEntry>, skipped: SkippedMethod[], cache: ParameterCache): void {
+function collect(
+  nodes: SchemaNode[],
+  paths: Map<string, PathEntry>,
+  skipped: SkippedMethod[],
+  cache: ParameterCache,
+): void {
   for (const node of nodes) {
     const entry: PathEntry = {
       path: node.path,
@@ -182,7 +190,8 @@ export class Catalog {
   static fromText(text: string, source: CatalogSource): Catalog {
     const data = parseSchemaText(text);
     const tree = TreeSchema.safeParse(data);
-    if (!tree.success) throw new SchemaParseError(`the schema does not have the API viewer's shape: ${describeIssues(tree.error)}`);
+    if (!tree.success)
+      throw new SchemaParseError(`the schema does not have the API viewer's shape: ${describeIssues(tree.error)}`);
     return new Catalog(tree.data, source);
   }
 

@@ -29,7 +29,8 @@ const EXPECTED = "expected an https URL of the API viewer's apidoc.js or index.h
 export function urlSecrets(url: URL): string[] {
   const found = new Set<string>();
   const add = (value: string) => {
-    for (const form of [value, safeDecode(value), encodeURIComponent(safeDecode(value))]) if (form.length >= 3) found.add(form);
+    for (const form of [value, safeDecode(value), encodeURIComponent(safeDecode(value))])
+      if (form.length >= 3) found.add(form);
   };
   if (url.username) add(url.username);
   if (url.password) add(url.password);

@@ -136,8 +136,10 @@ export function describeParameter(name: string, p: ParameterInfo, inPath: boolea
   if (p.enum && p.enum.length) out.enum = p.enum;
   if (typeof p.format === "string") out.format = p.format;
   else if (p.format && typeof p.format === "object") setPropertyString(out, p.format);
-  const items = p.type === "array" && p.items && typeof p.items === "object" ? (p.items as { format?: unknown }) : undefined;
-  if (items?.format && typeof items.format === "object") setPropertyString(out, items.format as Record<string, unknown>);
+  const items =
+    p.type === "array" && p.items && typeof p.items === "object" ? (p.items as { format?: unknown }) : undefined;
+  if (items?.format && typeof items.format === "object")
+    setPropertyString(out, items.format as Record<string, unknown>);
   // For property strings the key lines say more than the long typetext layout.
   if (p.typetext && !out.format_keys) out.typetext = p.typetext;
   const min = toNumber(p.minimum);
@@ -145,7 +147,8 @@ export function describeParameter(name: string, p: ParameterInfo, inPath: boolea
   if (min !== undefined) out.minimum = min;
   if (max !== undefined) out.maximum = max;
   if (p.description) out.description = markupToText(p.description);
-  if (p.verbose_description && p.verbose_description !== p.description) out.details = clip(markupToText(p.verbose_description), MAX_DETAILS);
+  if (p.verbose_description && p.verbose_description !== p.description)
+    out.details = clip(markupToText(p.verbose_description), MAX_DETAILS);
   return out;
 }
 
@@ -171,13 +174,19 @@ export function summarizePropertyString(format: Record<string, unknown>): Proper
     }
   }
   for (const [target, group] of keyAliases) {
-    keys[target] = `${keys[target] ?? "<string>"} (written as <${target}>=<${group.valueKey}>, e.g. ${group.names[0]}=<${group.valueKey}>)`;
+    keys[target] =
+      `${keys[target] ?? "<string>"} (written as <${target}>=<${group.valueKey}>, e.g. ${group.names[0]}=<${group.valueKey}>)`;
   }
   return keys;
 }
 
 function propertyKeyLine(spec: Record<string, unknown>): string {
-  const type = typeof spec.format_description === "string" ? spec.format_description : typeof spec.type === "string" ? spec.type : "string";
+  const type =
+    typeof spec.format_description === "string"
+      ? spec.format_description
+      : typeof spec.type === "string"
+        ? spec.type
+        : "string";
   const parts = [`<${type}>`];
   if (Array.isArray(spec.enum)) parts.push(`one of ${spec.enum.join("|")}`);
   if (spec.default !== undefined && spec.default !== null) parts.push(`default ${String(spec.default)}`);
@@ -254,7 +263,9 @@ function describeCheck(check: unknown): string {
       return `${quantifier}${list.join(", ")} on ${String(path)}`;
     }
     case "userid-param":
-      return rest[0] === "self" ? "the user in 'userid' is the caller" : `${String(rest[0])} on the realm of the user in 'userid'`;
+      return rest[0] === "self"
+        ? "the user in 'userid' is the caller"
+        : `${String(rest[0])} on the realm of the user in 'userid'`;
     case "userid-group":
       return `${Array.isArray(rest[0]) ? rest[0].join(", ") : String(rest[0])} on a group of the user in 'userid'`;
     case "perm-modify":

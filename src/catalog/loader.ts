@@ -98,7 +98,9 @@ export class CatalogLoader implements CatalogProvider {
     this.publicAgent = options.publicDispatcher;
     const schema = options.config.schema;
     if (schema?.kind === "url" && schema.dropped.length) {
-      options.log.warn(`PROXMOX_SCHEMA_URL: the ${schema.dropped.join(" and the ")} are not sent; catalog hosts never get credentials`);
+      options.log.warn(
+        `PROXMOX_SCHEMA_URL: the ${schema.dropped.join(" and the ")} are not sent; catalog hosts never get credentials`,
+      );
     }
   }
 
@@ -189,7 +191,13 @@ export class CatalogLoader implements CatalogProvider {
     const schema = this.options.config.schema;
     const never = () => false;
     if (schema?.kind === "file") {
-      return [{ source: { kind: "configured", location: schema.path }, load: (signal) => this.loadFile(schema.path, signal), fallsBack: never }];
+      return [
+        {
+          source: { kind: "configured", location: schema.path },
+          load: (signal) => this.loadFile(schema.path, signal),
+          fallsBack: never,
+        },
+      ];
     }
     if (schema?.kind === "url") {
       const sameOrigin = schema.url.origin === this.options.connection.origin;
@@ -209,7 +217,11 @@ export class CatalogLoader implements CatalogProvider {
         load: (signal) => this.loadUrl(clusterUrl, this.cluster(), signal),
         fallsBack: (failure) => failure.kind === "missing" || failure.kind === "unreachable",
       },
-      { source: { kind: "public", location: publicUrl.href }, load: (signal) => this.loadUrl(publicUrl, this.public(), signal), fallsBack: never },
+      {
+        source: { kind: "public", location: publicUrl.href },
+        load: (signal) => this.loadUrl(publicUrl, this.public(), signal),
+        fallsBack: never,
+      },
     ];
   }
 
@@ -219,17 +231,26 @@ export class CatalogLoader implements CatalogProvider {
       try {
         const text = await plan.load(signal);
         const catalog = this.parse(text, plan.source);
-        this.options.log.info(`API catalog loaded from the ${plan.source.kind} source ${plan.source.location}: ${catalog.size} endpoints`);
+        this.options.log.info(
+          `API catalog loaded from the ${plan.source.kind} source ${plan.source.location}: ${catalog.size} endpoints`,
+        );
         if (catalog.skipped.length) {
-          this.options.log.warn(`API catalog: ${catalog.skipped.length} malformed methods skipped, e.g. ${catalog.skipped[0]!.method} ${catalog.skipped[0]!.path}`);
+          this.options.log.warn(
+            `API catalog: ${catalog.skipped.length} malformed methods skipped, e.g. ${catalog.skipped[0]!.method} ${catalog.skipped[0]!.path}`,
+          );
         }
         return catalog;
       } catch (error) {
-        const failure = error instanceof SourceFailure ? error : new SourceFailure("invalid", this.redact(error instanceof Error ? error.message : String(error)));
+        const failure =
+          error instanceof SourceFailure
+            ? error
+            : new SourceFailure("invalid", this.redact(error instanceof Error ? error.message : String(error)));
         if (failure.kind === "cancelled" || signal.aborted) throw new CatalogUnavailableError(attempts, true);
         attempts.push({ source: plan.source, outcome: failure.message });
         if (!plan.fallsBack(failure)) break;
-        this.options.log.warn(`API catalog: the ${plan.source.kind} source ${plan.source.location} ${failure.message}; trying the next one`);
+        this.options.log.warn(
+          `API catalog: the ${plan.source.kind} source ${plan.source.location} ${failure.message}; trying the next one`,
+        );
       }
     }
     throw new CatalogUnavailableError(attempts, false);
@@ -239,7 +260,8 @@ export class CatalogLoader implements CatalogProvider {
     try {
       return Catalog.fromText(text, source);
     } catch (error) {
-      if (error instanceof SchemaParseError) throw new SourceFailure("invalid", `is not a usable API schema: ${error.message}`);
+      if (error instanceof SchemaParseError)
+        throw new SourceFailure("invalid", `is not a usable API schema: ${error.message}`);
       throw error;
     }
   }
@@ -266,7 +288,11 @@ export class CatalogLoader implements CatalogProvider {
     try {
       return (await fetchCapped(script, options)).text;
     } catch (error) {
-      if (error instanceof SourceFailure) throw new SourceFailure(error.kind, `loads ${this.redact(script.origin + script.pathname)}, which ${error.message}`);
+      if (error instanceof SourceFailure)
+        throw new SourceFailure(
+          error.kind,
+          `loads ${this.redact(script.origin + script.pathname)}, which ${error.message}`,
+        );
       throw error;
     }
   }
@@ -280,7 +306,8 @@ export class CatalogLoader implements CatalogProvider {
     try {
       return (await readCappedFile(script, this.maxBytes, signal)).text;
     } catch (error) {
-      if (error instanceof SourceFailure) throw new SourceFailure(error.kind, `loads ${script}, which ${error.message}`);
+      if (error instanceof SourceFailure)
+        throw new SourceFailure(error.kind, `loads ${script}, which ${error.message}`);
       throw error;
     }
   }

@@ -76,6 +76,8 @@ export function parseSchemaText(text: string): unknown {
   try {
     return JSON.parse(json) as unknown;
   } catch (error) {
-    throw new SchemaParseError(`the schema array is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SchemaParseError(
+      `the schema array is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -11,9 +11,15 @@ import { z } from "zod";
 type Scalar = string | number | boolean | null;
 const isScalar = (v: unknown): v is Scalar => v === null || ["string", "number", "boolean"].includes(typeof v);
 const flag = z.custom<Scalar>(isScalar, "expected a flag (0/1, a boolean or a string)").optional();
-const numberish = z.custom<number | string | null>((v) => v === null || typeof v === "number" || typeof v === "string", "expected a number").optional();
+const numberish = z
+  .custom<number | string | null>(
+    (v) => v === null || typeof v === "number" || typeof v === "string",
+    "expected a number",
+  )
+  .optional();
 const text = z.string().nullish();
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** 1, "1", true -> true; 0, "0", false, null, missing -> false. */
 export function toFlag(value: unknown): boolean {
@@ -31,13 +37,25 @@ export function toNumber(value: unknown): number | undefined {
 }
 
 export const ParameterSchema = z.looseObject({
-  type: z.custom<string | string[] | null>((v) => v === null || typeof v === "string" || (Array.isArray(v) && v.every((t) => typeof t === "string")), "expected a type name").optional(),
+  type: z
+    .custom<string | string[] | null>(
+      (v) => v === null || typeof v === "string" || (Array.isArray(v) && v.every((t) => typeof t === "string")),
+      "expected a type name",
+    )
+    .optional(),
   description: text,
   verbose_description: text,
   optional: flag,
   default: z.unknown().optional(),
-  enum: z.custom<Scalar[] | null>((v) => v === null || (Array.isArray(v) && v.every(isScalar)), "expected a list of values").optional(),
-  format: z.custom<string | Record<string, unknown> | null>((v) => v === null || typeof v === "string" || isPlainObject(v), "expected a format name or object").optional(),
+  enum: z
+    .custom<Scalar[] | null>((v) => v === null || (Array.isArray(v) && v.every(isScalar)), "expected a list of values")
+    .optional(),
+  format: z
+    .custom<string | Record<string, unknown> | null>(
+      (v) => v === null || typeof v === "string" || isPlainObject(v),
+      "expected a format name or object",
+    )
+    .optional(),
   typetext: text,
   minimum: numberish,
   maximum: numberish,

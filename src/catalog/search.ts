@@ -107,7 +107,8 @@ export function splitCompound(word: string, vocabulary: Map<string, number>): st
   const parts = best[n];
   if (!parts || parts.length < 2 || parts.length > 3) return undefined;
   // A word used on its own more often than its parts ("template", not temp + late) stays whole.
-  if (ownCount > 0 && parts.some((p) => (vocabulary.get(p) ?? (SHORT_WORDS.has(p) ? Infinity : 0)) <= ownCount)) return undefined;
+  if (ownCount > 0 && parts.some((p) => (vocabulary.get(p) ?? (SHORT_WORDS.has(p) ? Infinity : 0)) <= ownCount))
+    return undefined;
   return parts;
 }
 
@@ -160,7 +161,12 @@ function endpointFields(e: Endpoint): Fields {
   return fields;
 }
 
-function joinable(a: string, b: string, vocabulary: Map<string, number>, stems: Map<string, string>): string | undefined {
+function joinable(
+  a: string,
+  b: string,
+  vocabulary: Map<string, number>,
+  stems: Map<string, string>,
+): string | undefined {
   if (a.length < 2 || b.length < 2) return undefined;
   for (const joined of [a + b, stem(a, stems) + b]) {
     if (joined.length >= 5 && vocabulary.has(joined)) return joined;
@@ -268,7 +274,11 @@ class TermCache {
     let info = this.wordInfo.get(w);
     if (!info) {
       const st = stem(w, this.stems);
-      info = { stem: st, term: STOPWORDS.has(w) ? -1 : this.postings.intern(st), opensPhrase: this.phrases.firstStems.has(st) };
+      info = {
+        stem: st,
+        term: STOPWORDS.has(w) ? -1 : this.postings.intern(st),
+        opensPhrase: this.phrases.firstStems.has(st),
+      };
       this.wordInfo.set(w, info);
     }
     return info;
@@ -301,9 +311,40 @@ class TermCache {
 const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
 const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
 const GUEST_WORDS = new Set(["guest", "guests"]);
-const DETERMINERS = new Set(["a", "an", "the", "my", "our", "your", "its", "their", "this", "that", "these", "those", "each", "every", "all", "some", "any"]);
+const DETERMINERS = new Set([
+  "a",
+  "an",
+  "the",
+  "my",
+  "our",
+  "your",
+  "its",
+  "their",
+  "this",
+  "that",
+  "these",
+  "those",
+  "each",
+  "every",
+  "all",
+  "some",
+  "any",
+]);
 /** Words before the verb of a request ("please", "quickly"). */
-const LEADING_WORDS = new Set(["please", "quickly", "kindly", "now", "then", "also", "i", "we", "want", "need", "to", "how"]);
+const LEADING_WORDS = new Set([
+  "please",
+  "quickly",
+  "kindly",
+  "now",
+  "then",
+  "also",
+  "i",
+  "we",
+  "want",
+  "need",
+  "to",
+  "how",
+]);
 
 /** Words that ask for more about one thing rather than name a thing. */
 const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data", "entries", "entry", "properties"]);
@@ -363,7 +404,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
   const terms = new TermCache(postings, vocabulary, stems, phrases, leads);
   // Texts first: their words are the vocabulary that splitting identifiers relies on.
   const textTerms = fieldsOf.map((f) => TEXT_FIELDS.map((field) => f[field].map((t) => terms.text(t, true))));
-  const identifierTerms = fieldsOf.map((f) => IDENTIFIER_FIELDS.map((field) => f[field].map((t) => terms.identifier(t))));
+  const identifierTerms = fieldsOf.map((f) =>
+    IDENTIFIER_FIELDS.map((field) => f[field].map((t) => terms.identifier(t))),
+  );
   const fieldWeights = [...TEXT_FIELDS.map((f) => FIELD[f]), ...IDENTIFIER_FIELDS.map((f) => FIELD[f])];
   // A term counts once per field, whatever the number of parameters repeating it.
   const stamp = new Int32Array(postings.size).fill(-1);
@@ -392,19 +435,39 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
   });
 
   const related = new Map<string, string[]>();
-  for (const [word, targets] of Object.entries(RELATED)) related.set(word, targets.map((t) => stem(t, stems)));
+  for (const [word, targets] of Object.entries(RELATED))
+    related.set(
+      word,
+      targets.map((t) => stem(t, stems)),
+    );
 
   const guestKind = new Uint8Array(endpoints.length);
   endpoints.forEach((e, id) => {
-    guestKind[id] = /^\/nodes\/\{node\}\/qemu\/\{vmid\}/.test(e.path) ? 1 : /^\/nodes\/\{node\}\/lxc\/\{vmid\}/.test(e.path) ? 2 : 0;
+    guestKind[id] = /^\/nodes\/\{node\}\/qemu\/\{vmid\}/.test(e.path)
+      ? 1
+      : /^\/nodes\/\{node\}\/lxc\/\{vmid\}/.test(e.path)
+        ? 2
+        : 0;
   });
   const endsWithPlaceholder = Uint8Array.from(endpoints, (e) => (/\}$/.test(e.path) ? 1 : 0));
   const navigation = Uint8Array.from(endpoints, (e) => (isNavigation(e) ? 1 : 0));
   const websocket = Uint8Array.from(endpoints, (e) => (/websocket/i.test(e.path) ? 1 : 0));
   const summaries = fieldsOf.map((f) => firstSentence(f.description[0]!));
   return {
-    endpoints, postings, vocabulary, groups, groupsOfWord, groupsOfStem, phrases, related, stems, summaries,
-    guestKind, endsWithPlaceholder, navigation, websocket,
+    endpoints,
+    postings,
+    vocabulary,
+    groups,
+    groupsOfWord,
+    groupsOfStem,
+    phrases,
+    related,
+    stems,
+    summaries,
+    guestKind,
+    endsWithPlaceholder,
+    navigation,
+    websocket,
   };
 }
 
@@ -459,7 +522,10 @@ export function tokenize(index: SearchIndex, query: string): { tokens: Token[]; 
     const chunkWords = words(chunk);
     // "local-lvm" is a name, "cloud-init" a word of the API.
     const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
-    const known = hyphenated && (index.vocabulary.has(chunkWords.join("")) || index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
+    const known =
+      hyphenated &&
+      (index.vocabulary.has(chunkWords.join("")) ||
+        index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
     for (const w of chunkWords) {
       let weight = base;
       if (hyphenated && !known) weight = Math.min(weight, 0.5);
@@ -529,7 +595,8 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
     const key = primary ? `w${primary}` : `g${[...ids].sort((a, b) => a - b).join(",")}`;
     return addConcept(key, terms, primary, weight);
   };
-  const groupsOf = (word: string) => index.groupsOfWord.get(word) ?? index.groupsOfStem.get(stem(word, index.stems)) ?? [];
+  const groupsOf = (word: string) =>
+    index.groupsOfWord.get(word) ?? index.groupsOfStem.get(stem(word, index.stems)) ?? [];
   const wordConcept = (word: string, weight: number) => {
     const s = stem(word, index.stems);
     return groupConcept(groupsOf(word), s, [word, s], weight);
@@ -565,7 +632,14 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
     let weight = tokens[i]!.weight;
     const next = raw[i + 1];
     // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
-    if (DETERMINERS.has(raw[i - 1] ?? "") && next && !STOPWORDS.has(next) && !/^\d+$/.test(next) && !METHOD_HINTS[w] && !sameGroup(w, next)) {
+    if (
+      DETERMINERS.has(raw[i - 1] ?? "") &&
+      next &&
+      !STOPWORDS.has(next) &&
+      !/^\d+$/.test(next) &&
+      !METHOD_HINTS[w] &&
+      !sameGroup(w, next)
+    ) {
       weight *= MODIFIER_WEIGHT;
     }
     if (GENERIC_WORDS.has(w)) {
@@ -668,7 +742,8 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     if (wantMethod && e.method !== wantMethod) continue;
     const coverage = totalWeight ? matched[id]! / totalWeight : 0;
     let score = scores[id]! * (0.4 + 0.6 * coverage);
-    if (analysis.method && e.method === analysis.method) score *= analysis.methodStated ? METHOD_BOOST : ASSUMED_METHOD_BOOST;
+    if (analysis.method && e.method === analysis.method)
+      score *= analysis.methodStated ? METHOD_BOOST : ASSUMED_METHOD_BOOST;
     if (index.navigation[id] === 1) score *= NAVIGATION_FACTOR;
     // A websocket upgrade cannot be used through these tools; the proxy ticket endpoints can.
     if (index.websocket[id] === 1) score *= WEBSOCKET_FACTOR;
@@ -676,9 +751,11 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     if (!analysis.oneItem && e.method === "GET" && index.endsWithPlaceholder[id] === 1) score *= ITEM_FACTOR;
     const kind = index.guestKind[id]!;
     // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
-    if (kind === 0 && analysis.namesGuest && (analysis.guest === "qemu" || analysis.guest === "lxc")) score *= NOT_THE_GUEST_FACTOR;
+    if (kind === 0 && analysis.namesGuest && (analysis.guest === "qemu" || analysis.guest === "lxc"))
+      score *= NOT_THE_GUEST_FACTOR;
     if (kind !== 0) {
-      if ((analysis.guest === "qemu" && kind === 2) || (analysis.guest === "lxc" && kind === 1)) score *= OTHER_GUEST_FACTOR;
+      if ((analysis.guest === "qemu" && kind === 2) || (analysis.guest === "lxc" && kind === 1))
+        score *= OTHER_GUEST_FACTOR;
       else if (analysis.guest === "none") score *= analysis.namesNode ? NODE_NOT_GUEST_FACTOR : UNASKED_GUEST_FACTOR;
     }
     results.push({ id, score });

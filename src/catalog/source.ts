@@ -54,7 +54,9 @@ function errorText(error: unknown): string {
   for (let depth = 0; current && depth < 4; depth++) {
     if (current instanceof Error) {
       const code = (current as { code?: unknown }).code;
-      parts.push(typeof code === "string" && !current.message.includes(code) ? `${current.message} (${code})` : current.message);
+      parts.push(
+        typeof code === "string" && !current.message.includes(code) ? `${current.message} (${code})` : current.message,
+      );
       current = (current as { cause?: unknown }).cause;
     } else {
       parts.push(String(current));
@@ -72,7 +74,12 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
   const { redact } = options;
   let response: Dispatcher.ResponseData;
   try {
-    response = await request(url, { method: "GET", headers: HEADERS, dispatcher: options.dispatcher, signal: options.signal });
+    response = await request(url, {
+      method: "GET",
+      headers: HEADERS,
+      dispatcher: options.dispatcher,
+      signal: options.signal,
+    });
   } catch (error) {
     throw transportFailure(error, options);
   }
@@ -83,7 +90,10 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
     response.body.destroy();
     if (status >= 300 && status < 400) {
       const location = header(response.headers.location);
-      throw new SourceFailure("refused", `answered HTTP ${status} (a redirect${location ? ` to ${redact(location)}` : ""}); redirects are refused`);
+      throw new SourceFailure(
+        "refused",
+        `answered HTTP ${status} (a redirect${location ? ` to ${redact(location)}` : ""}); redirects are refused`,
+      );
     }
     const reason = response.statusText ? ` ${redact(response.statusText)}` : "";
     throw new SourceFailure(status === 404 || status === 410 ? "missing" : "http", `answered HTTP ${status}${reason}`);
@@ -104,7 +114,8 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
 }
 
 function transportFailure(error: unknown, options: FetchOptions): SourceFailure {
-  if (options.deadline.aborted) return new SourceFailure("unreachable", `gave no complete answer within ${options.timeoutMs} ms`);
+  if (options.deadline.aborted)
+    return new SourceFailure("unreachable", `gave no complete answer within ${options.timeoutMs} ms`);
   if (options.signal.aborted) return new SourceFailure("cancelled", "the load was cancelled");
   return new SourceFailure("unreachable", `could not be reached: ${options.redact(errorText(error))}`);
 }
@@ -114,15 +125,22 @@ export async function readCappedFile(path: string, maxBytes: number, signal: Abo
   try {
     const info = await stat(path);
     if (!info.isFile()) throw new SourceFailure("invalid", "is not a regular file");
-    if (info.size > maxBytes) throw new SourceFailure("refused", `is ${info.size} bytes, more than the ${mib(maxBytes)} cap`);
+    if (info.size > maxBytes)
+      throw new SourceFailure("refused", `is ${info.size} bytes, more than the ${mib(maxBytes)} cap`);
     const bytes = await readCapped(createReadStream(path, { signal }), maxBytes);
     if (bytes === undefined) throw new SourceFailure("refused", `is more than the ${mib(maxBytes)} cap`);
-    return { text: bytes.toString("utf8"), contentType: path.endsWith(".html") || path.endsWith(".htm") ? "text/html" : "" };
+    return {
+      text: bytes.toString("utf8"),
+      contentType: path.endsWith(".html") || path.endsWith(".htm") ? "text/html" : "",
+    };
   } catch (error) {
     if (error instanceof SourceFailure) throw error;
     if (signal.aborted) throw new SourceFailure("cancelled", "the load was cancelled");
     const code = (error as NodeJS.ErrnoException).code;
-    throw new SourceFailure(code === "ENOENT" ? "missing" : "unreachable", `cannot be read (${code ?? errorText(error)})`);
+    throw new SourceFailure(
+      code === "ENOENT" ? "missing" : "unreachable",
+      `cannot be read (${code ?? errorText(error)})`,
+    );
   }
 }
 
@@ -158,6 +176,7 @@ export function resolveScriptUrl(src: string, page: URL): URL {
 export function resolveScriptFile(src: string, pagePath: string): string {
   const page = pathToFileURL(pagePath);
   const url = new URL(src, page);
-  if (url.protocol !== "file:") throw new SourceFailure("refused", `loads apidoc.js from ${url.origin}, not from a local file`);
+  if (url.protocol !== "file:")
+    throw new SourceFailure("refused", `loads apidoc.js from ${url.origin}, not from a local file`);
   return fileURLToPath(url);
 }

@@ -39,7 +39,10 @@ export function markupToText(text: string): string {
   const out: string[] = [];
   let pendingTerm: string | undefined;
   for (const raw of paragraphs) {
-    const lines = raw.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
+    const lines = raw
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0);
     if (lines.length === 0) continue;
     // A paragraph that is only "term;;" announces the next paragraph as its definition.
     if (lines.length === 1 && /;;$/.test(lines[0]!)) {

@@ -16,11 +16,17 @@ export function registerSearchEndpointsTool(server: McpServer, deps: ServerDeps)
     {
       title: "Find Proxmox API endpoints",
       description:
-        "Search the Proxmox VE API (the cluster's own version) in plain words, e.g. \"take a snapshot of a VM\", \"free space on a storage\", \"who has access to what\". Returns ranked METHOD + path templates with a one-line description; refuses_api_tokens marks endpoints no API token can call. Then use proxmox_describe_endpoint for parameters and permissions.",
+        'Search the Proxmox VE API (the cluster\'s own version) in plain words, e.g. "take a snapshot of a VM", "free space on a storage", "who has access to what". Returns ranked METHOD + path templates with a one-line description; refuses_api_tokens marks endpoints no API token can call. Then use proxmox_describe_endpoint for parameters and permissions.',
       inputSchema: {
         query: z.string().trim().min(1).max(500).describe("What you want to do or read, in plain words"),
         method: z.enum(HTTP_METHODS).optional().describe("Only endpoints with this HTTP method"),
-        limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional().describe("Results to return (default 10, at most 100)"),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SEARCH_LIMIT)
+          .optional()
+          .describe("Results to return (default 10, at most 100)"),
         offset: z.number().int().min(0).optional().describe("Results to skip, for the next page (default 0)"),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },

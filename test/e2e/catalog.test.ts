@@ -30,12 +30,19 @@ describe("the built server", () => {
   test("loads the cluster's own schema on the first search, without the token, and names the source", async () => {
     session = await connectStdio(cleanEnv(fake.env()));
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["proxmox_search_endpoints", "proxmox_describe_endpoint"]));
-    const result = (await session.client.callTool({ name: "proxmox_search_endpoints", arguments: { query: "roll back a VM to its snapshot" } })) as CallToolResult;
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["proxmox_search_endpoints", "proxmox_describe_endpoint"]),
+    );
+    const result = (await session.client.callTool({
+      name: "proxmox_search_endpoints",
+      arguments: { query: "roll back a VM to its snapshot" },
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
       source: `cluster ${fake.url}${VIEWER_PATH}`,
-      results: expect.arrayContaining([expect.objectContaining({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}/rollback" })]),
+      results: expect.arrayContaining([
+        expect.objectContaining({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}/rollback" }),
+      ]),
     });
     const fetched = fake.requests.filter((r) => r.path === VIEWER_PATH);
     expect(fetched).toHaveLength(1);
@@ -44,7 +51,9 @@ describe("the built server", () => {
   });
 
   test("a PROXMOX_SCHEMA_URL that is not https stops startup without echoing it", async () => {
-    const exited = await runToExit(cleanEnv(fake.env({ PROXMOX_SCHEMA_URL: "http://admin:s3cr3t-pw@docs.example.com/apidoc.js" })));
+    const exited = await runToExit(
+      cleanEnv(fake.env({ PROXMOX_SCHEMA_URL: "http://admin:s3cr3t-pw@docs.example.com/apidoc.js" })),
+    );
     expect(exited.code).toBe(1);
     expect(exited.stdout).toBe("");
     expect(exited.stderr).toContain("PROXMOX_SCHEMA_URL: uses http, not https");

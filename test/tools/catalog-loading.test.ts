@@ -7,7 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { parseSchemaUrl } from "../../src/catalog/config.ts";
-import { CatalogLoader, CatalogUnavailableError, VIEWER_PATH, type CatalogLoaderOptions } from "../../src/catalog/loader.ts";
+import {
+  CatalogLoader,
+  CatalogUnavailableError,
+  VIEWER_PATH,
+  type CatalogLoaderOptions,
+} from "../../src/catalog/loader.ts";
 import { createAgent } from "../../src/http/undici.ts";
 import { sharedTestPki } from "../fake/certs.ts";
 import { FakeProxmox, FAKE_TOKEN_SECRET } from "../fake/pve-fake.ts";
@@ -40,7 +45,13 @@ afterEach(async () => {
 });
 
 function loader(opts: Partial<CatalogLoaderOptions> = {}): CatalogLoader {
-  const made = new CatalogLoader({ config: {}, connection: connectionFor(cluster), log: memoryLogger(), publicUrl: NOWHERE, ...opts });
+  const made = new CatalogLoader({
+    config: {},
+    connection: connectionFor(cluster),
+    log: memoryLogger(),
+    publicUrl: NOWHERE,
+    ...opts,
+  });
   loaders.push(made);
   return made;
 }
@@ -137,13 +148,20 @@ describe("then the public viewer", () => {
     serve(publicHost);
     const connection = { ...connectionFor(cluster), origin: "https://127.0.0.1:9" };
     const pki = sharedTestPki();
-    const l = loader({ connection, publicUrl: `${publicHost.url}${VIEWER_PATH}`, publicDispatcher: createAgent({ ca: pki.caPem, verifyTls: true, timeoutMs: 5000 }) });
+    const l = loader({
+      connection,
+      publicUrl: `${publicHost.url}${VIEWER_PATH}`,
+      publicDispatcher: createAgent({ ca: pki.caPem, verifyTls: true, timeoutMs: 5000 }),
+    });
     expect((await l.get()).source.kind).toBe("public");
   });
 
   test("when nothing loads, search and describe say what was tried, and proxmox_get still works", async () => {
     const h = await connect(loader());
-    for (const [tool, args] of [["proxmox_search_endpoints", { query: "vm" }], ["proxmox_describe_endpoint", { path: "/nodes" }]] as const) {
+    for (const [tool, args] of [
+      ["proxmox_search_endpoints", { query: "vm" }],
+      ["proxmox_describe_endpoint", { path: "/nodes" }],
+    ] as const) {
       const result = await h.call(tool, args);
       expect(result.isError).toBe(true);
       const text = textOf(result);
@@ -162,7 +180,11 @@ describe("then the public viewer", () => {
 
 describe("loading rules", () => {
   test("a redirect is refused, not followed, and is no reason to try the public host", async () => {
-    cluster.file(VIEWER_PATH, () => ({ status: 302, message: "Found", headers: { location: `${publicHost.url}${VIEWER_PATH}` } }));
+    cluster.file(VIEWER_PATH, () => ({
+      status: 302,
+      message: "Found",
+      headers: { location: `${publicHost.url}${VIEWER_PATH}` },
+    }));
     serve(publicHost);
     const error = await loadError(loader({ publicUrl: `${publicHost.url}${VIEWER_PATH}` }));
     expect(error.attempts).toHaveLength(1);
@@ -172,7 +194,10 @@ describe("loading rules", () => {
   });
 
   test("8 MiB cap: a truthful Content-Length over it is refused before reading", async () => {
-    cluster.file(VIEWER_PATH, () => ({ body: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20), contentType: "application/javascript" }));
+    cluster.file(VIEWER_PATH, () => ({
+      body: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20),
+      contentType: "application/javascript",
+    }));
     const error = await loadError(loader());
     expect(error.attempts[0]!.outcome).toBe(`announced ${8 * 1024 * 1024 + 1} bytes, more than the 8 MiB cap`);
   });
@@ -182,12 +207,14 @@ describe("loading rules", () => {
     let sent = 0;
     cluster.file(VIEWER_PATH, () => ({
       contentType: "application/javascript",
-      stream: Readable.from((function* () {
-        for (let i = 0; i < 32; i++) {
-          sent++;
-          yield chunk;
-        }
-      })()),
+      stream: Readable.from(
+        (function* () {
+          for (let i = 0; i < 32; i++) {
+            sent++;
+            yield chunk;
+          }
+        })(),
+      ),
     }));
     const error = await loadError(loader());
     expect(error.attempts[0]!.outcome).toBe("sent more than the 8 MiB cap");
@@ -203,7 +230,9 @@ describe("loading rules", () => {
   test("eight concurrent first callers share one fetch", async () => {
     const release = serveWhenReleased(cluster);
     const h = await connect(loader());
-    const calls = Array.from({ length: 8 }, (_, i) => h.call("proxmox_search_endpoints", { query: i % 2 ? "snapshot" : "acl" }));
+    const calls = Array.from({ length: 8 }, (_, i) =>
+      h.call("proxmox_search_endpoints", { query: i % 2 ? "snapshot" : "acl" }),
+    );
     await cluster.nextRequest();
     release();
     const results = await Promise.all(calls);
@@ -215,7 +244,12 @@ describe("loading rules", () => {
     cluster.file(VIEWER_PATH, () => ({ status: 503, message: "Service Unavailable" }));
     const l = loader();
     const error = await loadError(l);
-    expect(error.attempts).toEqual([{ source: { kind: "cluster", location: `${cluster.url}${VIEWER_PATH}` }, outcome: "answered HTTP 503 Service Unavailable" }]);
+    expect(error.attempts).toEqual([
+      {
+        source: { kind: "cluster", location: `${cluster.url}${VIEWER_PATH}` },
+        outcome: "answered HTTP 503 Service Unavailable",
+      },
+    ]);
     serve(cluster);
     expect((await l.get()).size).toBe(21);
     expect(viewerRequests(cluster)).toHaveLength(2);
@@ -278,7 +312,9 @@ describe("PROXMOX_SCHEMA_URL", () => {
   test("a secret in the URL is never sent and never shown, on success", async () => {
     cluster.file("/docs/apidoc.js", () => ({ body: SCHEMA, contentType: "application/javascript" }));
     const base = new URL(cluster.url);
-    const { l, log } = configured(`https://${SECRET_USER}:${SECRET_PASS}@${base.host}/docs/apidoc.js?token=${SECRET_QUERY}`);
+    const { l, log } = configured(
+      `https://${SECRET_USER}:${SECRET_PASS}@${base.host}/docs/apidoc.js?token=${SECRET_QUERY}`,
+    );
     const h = await connect(l);
     const result = await h.call("proxmox_search_endpoints", { query: "acl" });
     expect(result.structuredContent).toMatchObject({ source: `configured ${cluster.url}/docs/apidoc.js` });
@@ -292,7 +328,9 @@ describe("PROXMOX_SCHEMA_URL", () => {
   test("a secret in the URL is never shown, on failure either", async () => {
     cluster.file("/docs/apidoc.js", () => ({ status: 500, message: `boom ${SECRET_QUERY}` }));
     const base = new URL(cluster.url);
-    const { l, log } = configured(`https://${SECRET_USER}:${SECRET_PASS}@${base.host}/docs/apidoc.js?token=${SECRET_QUERY}`);
+    const { l, log } = configured(
+      `https://${SECRET_USER}:${SECRET_PASS}@${base.host}/docs/apidoc.js?token=${SECRET_QUERY}`,
+    );
     const h = await connect(l);
     const result: CallToolResult = await h.call("proxmox_describe_endpoint", { path: "/nodes" });
     expect(result.isError).toBe(true);
@@ -313,10 +351,15 @@ describe("PROXMOX_SCHEMA_URL", () => {
   });
 
   test("a page whose script lives on another origin is refused", async () => {
-    cluster.file("/page.html", () => ({ body: `<html><script src="${publicHost.url}/apidoc.js"></script></html>`, contentType: "text/html" }));
+    cluster.file("/page.html", () => ({
+      body: `<html><script src="${publicHost.url}/apidoc.js"></script></html>`,
+      contentType: "text/html",
+    }));
     const { l } = configured(`${cluster.url}/page.html`);
     const error = await loadError(l);
-    expect(error.attempts[0]!.outcome).toBe(`loads apidoc.js from another origin (${publicHost.url}), which is refused`);
+    expect(error.attempts[0]!.outcome).toBe(
+      `loads apidoc.js from another origin (${publicHost.url}), which is refused`,
+    );
     expect(publicHost.requests).toHaveLength(0);
   });
 

@@ -22,7 +22,12 @@ beforeAll(async () => {
     const published = readFileSync(SCHEMA_FILES["9.1"].file, "utf8") + VIEWER_CODE;
     fake.file(VIEWER_PATH, () => ({ body: published, contentType: "application/javascript" }));
   }
-  loader = new CatalogLoader({ config: {}, connection: connectionFor(fake), log: silentLogger, publicUrl: `https://127.0.0.1:9${VIEWER_PATH}` });
+  loader = new CatalogLoader({
+    config: {},
+    connection: connectionFor(fake),
+    log: silentLogger,
+    publicUrl: `https://127.0.0.1:9${VIEWER_PATH}`,
+  });
   h = await connectHarness(fake, { deps: { catalog: loader } });
 });
 afterAll(async () => {
@@ -48,7 +53,12 @@ describe("listing", () => {
         for (const name of ["proxmox_search_endpoints", "proxmox_describe_endpoint"]) {
           const tool = tools.find((t) => t.name === name);
           expect(tool?.title).toBeString();
-          expect(tool?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+          expect(tool?.annotations).toEqual({
+            readOnlyHint: true,
+            destructiveHint: false,
+            idempotentHint: true,
+            openWorldHint: true,
+          });
         }
       } finally {
         await harness.close();
@@ -60,7 +70,11 @@ describe("listing", () => {
 describe.skipIf(!present)("proxmox_search_endpoints on PVE 9.1", () => {
   test("plain words find the endpoint; the result names its source; the schema was fetched once, without a token", async () => {
     const result = await h.call("proxmox_search_endpoints", { query: "take a snapshot of VM 100" });
-    expect(hits(result)[0]).toEqual({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/snapshot", description: "Snapshot a VM." });
+    expect(hits(result)[0]).toEqual({
+      method: "POST",
+      path: "/nodes/{node}/qemu/{vmid}/snapshot",
+      description: "Snapshot a VM.",
+    });
     expect(result.structuredContent).toMatchObject({ source: SOURCE(), query: "take a snapshot of VM 100" });
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
     const fetched = fake.requests.filter((r) => r.path === VIEWER_PATH);
@@ -69,8 +83,13 @@ describe.skipIf(!present)("proxmox_search_endpoints on PVE 9.1", () => {
   });
 
   test("endpoints that refuse API tokens are flagged", async () => {
-    const result = await h.call("proxmox_search_endpoints", { query: "log in with user name and password for a ticket" });
-    expect(hits(result).find((hit) => hit.path === "/access/ticket")).toMatchObject({ method: "POST", refuses_api_tokens: true });
+    const result = await h.call("proxmox_search_endpoints", {
+      query: "log in with user name and password for a ticket",
+    });
+    expect(hits(result).find((hit) => hit.path === "/access/ticket")).toMatchObject({
+      method: "POST",
+      refuses_api_tokens: true,
+    });
   });
 
   test("method filter, limit and offset; next_offset while more remain", async () => {
@@ -78,9 +97,16 @@ describe.skipIf(!present)("proxmox_search_endpoints on PVE 9.1", () => {
     expect(hits(first)).toHaveLength(3);
     expect(hits(first).every((hit) => hit.method === "GET")).toBe(true);
     expect(first.structuredContent).toMatchObject({ next_offset: 3 });
-    const second = await h.call("proxmox_search_endpoints", { query: "firewall rules", method: "GET", limit: 3, offset: 3 });
+    const second = await h.call("proxmox_search_endpoints", {
+      query: "firewall rules",
+      method: "GET",
+      limit: 3,
+      offset: 3,
+    });
     expect(hits(second)[0]).not.toEqual(hits(first)[0]);
-    expect((second.structuredContent as { total: number }).total).toBe((first.structuredContent as { total: number }).total);
+    expect((second.structuredContent as { total: number }).total).toBe(
+      (first.structuredContent as { total: number }).total,
+    );
   });
 
   test("nothing found suggests broader words", async () => {
@@ -133,7 +159,9 @@ describe.skipIf(!present)("proxmox_describe_endpoint on PVE 9.1", () => {
   test("an unknown path is an error that names the closest existing ones", async () => {
     const result = await h.call("proxmox_describe_endpoint", { path: "/nodes/pve1/qemu/100/snapshots" });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("/nodes/pve1/qemu/100/snapshots is not a path of the Proxmox API (649 endpoints known)");
+    expect(textOf(result)).toContain(
+      "/nodes/pve1/qemu/100/snapshots is not a path of the Proxmox API (649 endpoints known)",
+    );
     const error = (result.structuredContent as { error: { code: string; closest: string[] } }).error;
     expect(error.code).toBe("unknown_path");
     expect(error.closest[0]).toBe("/nodes/{node}/qemu/{vmid}/snapshot");

@@ -19,7 +19,9 @@ describe("PROXMOX_SCHEMA_URL", () => {
   });
 
   test("userinfo, query and fragment are neither sent nor shown, and are known as secrets", () => {
-    const location = parseSchemaUrl("https://admin:hunter22@docs.example.com:8443/apidoc.js?token=abc123secret&v=1#frag");
+    const location = parseSchemaUrl(
+      "https://admin:hunter22@docs.example.com:8443/apidoc.js?token=abc123secret&v=1#frag",
+    );
     if (location?.kind !== "url") throw new Error("expected a URL");
     expect(location.url.href).toBe("https://docs.example.com:8443/apidoc.js");
     expect(location.display).toBe("https://docs.example.com:8443/apidoc.js");

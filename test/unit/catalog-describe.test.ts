@@ -34,9 +34,17 @@ describe("match: concrete paths to templates, segment by segment", () => {
   test.each([
     ["/nodes/pve1/qemu/100/snapshot", "/nodes/{node}/qemu/{vmid}/snapshot", { node: "pve1", vmid: "100" }],
     ["/nodes/{node}/qemu/{vmid}/snapshot", "/nodes/{node}/qemu/{vmid}/snapshot", {}],
-    ["/nodes/pve1/qemu/100/snapshot/before-upgrade/rollback", "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}/rollback", { node: "pve1", vmid: "100", snapname: "before-upgrade" }],
+    [
+      "/nodes/pve1/qemu/100/snapshot/before-upgrade/rollback",
+      "/nodes/{node}/qemu/{vmid}/snapshot/{snapname}/rollback",
+      { node: "pve1", vmid: "100", snapname: "before-upgrade" },
+    ],
     ["/nodes/pve1/qemu/100/status/current", "/nodes/{node}/qemu/{vmid}/status/current", { node: "pve1", vmid: "100" }],
-    ["/nodes/my%20node/lxc/200/status/start", "/nodes/{node}/lxc/{vmid}/status/start", { node: "my node", vmid: "200" }],
+    [
+      "/nodes/my%20node/lxc/200/status/start",
+      "/nodes/{node}/lxc/{vmid}/status/start",
+      { node: "my node", vmid: "200" },
+    ],
     ["/api2/json/access/acl/", "/access/acl", {}],
     ["/nodes/qemu", "/nodes/{node}", { node: "qemu" }],
   ])("%s", (path, template, params) => {
@@ -48,7 +56,11 @@ describe("match: concrete paths to templates, segment by segment", () => {
     expect(catalog.match("/nodes/pve1/qemu")?.template).toBe("/nodes/{node}/qemu");
   });
 
-  test.each([["/nodes/pve1/qemu/100/snapshots"], ["/cluster/resources"], ["/nodes/pve1/qemu/100/status/current/extra"]])("%s matches nothing", (path) => {
+  test.each([
+    ["/nodes/pve1/qemu/100/snapshots"],
+    ["/cluster/resources"],
+    ["/nodes/pve1/qemu/100/status/current/extra"],
+  ])("%s matches nothing", (path) => {
     expect(catalog.match(path)).toBeUndefined();
   });
 });
@@ -96,7 +108,7 @@ describe("describe", () => {
     });
   });
 
-  test("\"METHOD /path\" as the path works too, as search results print it", () => {
+  test('"METHOD /path" as the path works too, as search results print it', () => {
     expect(found("DELETE /nodes/pve1/qemu/100").methods.map((m) => m.method)).toEqual(["DELETE"]);
   });
 
@@ -105,18 +117,24 @@ describe("describe", () => {
     expect(net.optional).toBe(true);
     expect(net.format).toBe("property string");
     expect(net.format_keys).toEqual({
-      model: "<string>, one of e1000|virtio, the key may be left out - Network Card Model. (written as <model>=<macaddr>, e.g. virtio=<macaddr>)",
+      model:
+        "<string>, one of e1000|virtio, the key may be left out - Network Card Model. (written as <model>=<macaddr>, e.g. virtio=<macaddr>)",
       macaddr: "<XX:XX:XX:XX:XX:XX>, optional - MAC address.",
       bridge: "<string>, optional - Bridge to attach the network device to.",
     });
     const memory = found("/nodes/{node}/qemu", "POST").methods[0]!.parameters.find((p) => p.name === "memory")!;
-    expect(memory.format_keys).toEqual({ current: "<integer>, the key may be left out, range 16..inf - Current amount of online RAM for the VM in MiB." });
+    expect(memory.format_keys).toEqual({
+      current: "<integer>, the key may be left out, range 16..inf - Current amount of online RAM for the VM in MiB.",
+    });
   });
 
   test("a token-refusing endpoint says so", () => {
     const [ticket] = found("/access/ticket").methods;
     expect(ticket!.allowtoken).toBe(false);
-    expect(ticket!.permissions).toEqual({ check: "anyone, even without login", description: "You need to pass valid credentials." });
+    expect(ticket!.permissions).toEqual({
+      check: "anyone, even without login",
+      description: "You need to pass valid credentials.",
+    });
   });
 
   test("an unknown method lists the ones there are", () => {
@@ -140,7 +158,13 @@ describe("permissions as text", () => {
     [{ check: ["perm", "/", ["Sys.Audit", "Datastore.Audit"], "any", 1] }, "any of Sys.Audit, Datastore.Audit on /"],
     [{ check: ["perm", "/", ["Sys.Audit", "Sys.Modify"]] }, "all of Sys.Audit, Sys.Modify on /"],
     [
-      { check: ["or", ["userid-param", "self"], ["and", ["userid-param", "Realm.AllocateUser"], ["userid-group", ["User.Modify"]]]] },
+      {
+        check: [
+          "or",
+          ["userid-param", "self"],
+          ["and", ["userid-param", "Realm.AllocateUser"], ["userid-group", ["User.Modify"]]],
+        ],
+      },
       "the user in 'userid' is the caller or (Realm.AllocateUser on the realm of the user in 'userid' and User.Modify on a group of the user in 'userid')",
     ],
     [{ check: ["perm-modify", "{path}"] }, "may modify permissions on {path}"],
@@ -160,8 +184,14 @@ describe("markup to readable text", () => {
   test.each([
     ["Use `qm` to do it.", "Use qm to do it."],
     ["Line one\nwrapped here.\n\nSecond paragraph.", "Line one wrapped here.\nSecond paragraph."],
-    ["Options:\n\n[horizontal]\nother;; unspecified OS\nl26;; Linux 2.6 - 6.X Kernel\n", "Options:\n- other: unspecified OS\n- l26: Linux 2.6 - 6.X Kernel"],
-    ["State.\n\n`started`;;\n\nThe CRM tries to start\nthe resource.\n\n`stopped`;;\n\nKeep it stopped.\n", "State.\n- started: The CRM tries to start the resource.\n- stopped: Keep it stopped."],
+    [
+      "Options:\n\n[horizontal]\nother;; unspecified OS\nl26;; Linux 2.6 - 6.X Kernel\n",
+      "Options:\n- other: unspecified OS\n- l26: Linux 2.6 - 6.X Kernel",
+    ],
+    [
+      "State.\n\n`started`;;\n\nThe CRM tries to start\nthe resource.\n\n`stopped`;;\n\nKeep it stopped.\n",
+      "State.\n- started: The CRM tries to start the resource.\n- stopped: Keep it stopped.",
+    ],
     ["All {pve} API calls", "All Proxmox VE API calls"],
     ["", ""],
   ])("%j", (input, output) => {
@@ -183,7 +213,9 @@ describe("markup to readable text", () => {
 
 describe("the real PVE 9.1 schema", () => {
   const present = haveSharedData("catalog describe tests", SCHEMA_DIR);
-  const real = present ? Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), { kind: "inline", location: "9.1" }) : undefined;
+  const real = present
+    ? Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), { kind: "inline", location: "9.1" })
+    : undefined;
 
   test.skipIf(!present)("every path describes well under the 512 KiB answer cap", () => {
     let largest = 0;

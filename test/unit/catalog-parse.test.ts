@@ -2,7 +2,13 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Catalog } from "../../src/catalog/catalog.ts";
-import { extractSchemaJson, findArrayStart, matchBracket, parseSchemaText, SchemaParseError } from "../../src/catalog/parse.ts";
+import {
+  extractSchemaJson,
+  findArrayStart,
+  matchBracket,
+  parseSchemaText,
+  SchemaParseError,
+} from "../../src/catalog/parse.ts";
 import { toFlag, toNumber } from "../../src/catalog/schema.ts";
 import { apidata, MINI_API, schemaTree, VIEWER_CODE } from "../support/catalog.ts";
 import { haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -32,13 +38,16 @@ describe("the four real PVE schemas", () => {
     });
   }
 
-  test.skipIf(!present)("PVE 9.1 facts from SOURCE.md: 435 paths, 5 token-refusing endpoints, 3 downloads, one upload", () => {
-    const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), inline);
-    expect(catalog.allPaths()).toHaveLength(435);
-    expect(catalog.endpoints.filter((e) => !e.allowtoken)).toHaveLength(5);
-    expect(catalog.endpoints.filter((e) => e.downloadAllowed)).toHaveLength(3);
-    expect(catalog.endpoint("POST", "/nodes/{node}/storage/{storage}/upload")).toBeDefined();
-  });
+  test.skipIf(!present)(
+    "PVE 9.1 facts from SOURCE.md: 435 paths, 5 token-refusing endpoints, 3 downloads, one upload",
+    () => {
+      const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), inline);
+      expect(catalog.allPaths()).toHaveLength(435);
+      expect(catalog.endpoints.filter((e) => !e.allowtoken)).toHaveLength(5);
+      expect(catalog.endpoints.filter((e) => e.downloadAllowed)).toHaveLength(3);
+      expect(catalog.endpoint("POST", "/nodes/{node}/storage/{storage}/upload")).toBeDefined();
+    },
+  );
 });
 
 describe("finding the array", () => {
@@ -54,7 +63,7 @@ describe("finding the array", () => {
     expect(text[index]).toBe("[");
   });
 
-  test.each([["window.foo = [1]"], ["{\"a\": 1}"], [""], ["apiSchema = [1]"]])("%j holds no schema", (text) => {
+  test.each([["window.foo = [1]"], ['{"a": 1}'], [""], ["apiSchema = [1]"]])("%j holds no schema", (text) => {
     expect(() => findArrayStart(text)).toThrow(SchemaParseError);
   });
 
@@ -101,7 +110,12 @@ describe("never executing the file", () => {
   test("a string that looks like the end of the array and then code stays a string", () => {
     const g = globalThis as { __catalogPwned?: unknown };
     delete g.__catalogPwned;
-    const nodes = [{ path: "/x", info: { GET: { description: '"]; globalThis.__catalogPwned = 1; //', parameters: { properties: {} } } } }];
+    const nodes = [
+      {
+        path: "/x",
+        info: { GET: { description: '"]; globalThis.__catalogPwned = 1; //', parameters: { properties: {} } } },
+      },
+    ];
     const catalog = Catalog.fromText(apidata(nodes) + VIEWER_CODE, inline);
     expect(catalog.endpoint("GET", "/x")?.description).toBe('"]; globalThis.__catalogPwned = 1; //');
     expect(g.__catalogPwned).toBeUndefined();
@@ -136,7 +150,13 @@ describe("tolerated quirks", () => {
             additionalProperties: 0,
             properties: {
               a: { type: "integer", minimum: "0", maximum: "10", default: null, optional: "1" },
-              b: { type: "string", pattern: "(?^i:[a-z]+)", enum: null, format: { key: { type: "string" } }, "instance-types": ["x"] },
+              b: {
+                type: "string",
+                pattern: "(?^i:[a-z]+)",
+                enum: null,
+                format: { key: { type: "string" } },
+                "instance-types": ["x"],
+              },
               c: { type: "string", format: "pve-node", "x-unknown": { deep: [1, 2] } },
             },
           },
@@ -182,12 +202,29 @@ describe("tolerated quirks", () => {
   });
 
   test.each([
-    [1, true], [0, false], ["1", true], ["0", false], [true, true], [false, false], [null, false], [undefined, false], ["", false], ["false", false],
+    [1, true],
+    [0, false],
+    ["1", true],
+    ["0", false],
+    [true, true],
+    [false, false],
+    [null, false],
+    [undefined, false],
+    ["", false],
+    ["false", false],
   ])("toFlag(%j) = %j", (value, expected) => {
     expect(toFlag(value)).toBe(expected);
   });
 
-  test.each([[5, 5], ["0", 0], ["1.5", 1.5], ["", undefined], ["x", undefined], [null, undefined], [Number.NaN, undefined]])("toNumber(%j) = %j", (value, expected) => {
+  test.each([
+    [5, 5],
+    ["0", 0],
+    ["1.5", 1.5],
+    ["", undefined],
+    ["x", undefined],
+    [null, undefined],
+    [Number.NaN, undefined],
+  ])("toNumber(%j) = %j", (value, expected) => {
     expect(toNumber(value)).toBe(expected);
   });
 
