@@ -81,10 +81,10 @@ export interface StdioSession {
 }
 
 /** A real SDK client connected over stdio to a spawned `bun dist/index.js`. */
-export async function connectStdio(env: Record<string, string>): Promise<StdioSession> {
+export async function connectStdio(env: Record<string, string>, bunArgs: string[] = []): Promise<StdioSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [DIST],
+    args: [...bunArgs, DIST],
     env,
     stderr: "pipe",
     cwd: ROOT,

@@ -1,0 +1,117 @@
+// The README is a contract: its commands, settings and tool list must stay true. These tests
+// read it and check each claim against the code, CI, and a real run where one is possible.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FakeProxmox } from "../fake/pve-fake.ts";
+import { connectHarness } from "../support/mcp.ts";
+import { cleanEnv, connectStdio, ensureBuilt, ROOT } from "../support/stdio.ts";
+
+const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const ciRun = readFileSync(join(ROOT, ".ci/run"), "utf8");
+const envExample = readFileSync(join(ROOT, ".env.example"), "utf8");
+
+function codeBlocks(lang: string): string[] {
+  return [...readme.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}
+
+const settingsTable = (() => {
+  const section = readme.slice(
+    readme.indexOf("## Settings"),
+    readme.indexOf("\n## ", readme.indexOf("## Settings") + 5),
+  );
+  return new Set([...section.matchAll(/^\| `(PROXMOX_[A-Z_]+)` \|/gm)].map((m) => m[1]!));
+})();
+
+describe("README", () => {
+  test("the two commands are the ones CI runs", () => {
+    const [setup, testCommand] = codeBlocks("sh");
+    expect(setup).toStartWith("npm install -g bun && bun install --frozen-lockfile && bun run build\n");
+    expect(testCommand!.trim()).toBe("bun test");
+    for (const step of ["npm install -g", "bun install --frozen-lockfile", "bun run build", "\nbun test "])
+      expect(ciRun).toContain(step);
+  });
+
+  test("the settings table lists exactly the variables the server reads, and .env.example has each", () => {
+    const read = new Set(
+      sourceFiles(join(ROOT, "src")).flatMap((f) =>
+        [...readFileSync(f, "utf8").matchAll(/\bPROXMOX_[A-Z_]+[A-Z]\b/g)].map((m) => m[0]),
+      ),
+    );
+    expect([...settingsTable].sort()).toEqual([...read].sort());
+    for (const name of read) expect(envExample).toMatch(new RegExp(`^#?${name}=`, "m"));
+  });
+
+  test("the Claude Desktop block is valid JSON whose env holds real settings", () => {
+    const block = codeBlocks("json").find((b) => b.includes("mcpServers"))!;
+    const config = JSON.parse(block) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
+    const server = config.mcpServers.proxmox!;
+    expect(server.args[0]).toEndWith("/dist/index.js");
+    for (const name of Object.keys(server.env)) expect(settingsTable.has(name)).toBe(true);
+  });
+
+  test("every local link points at a file that exists", () => {
+    const links = [...readme.matchAll(/\]\(([^)#:]+)\)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(3);
+    for (const link of links) expect(existsSync(join(ROOT, link))).toBe(true);
+  });
+});
+
+describe("README against a running server", () => {
+  let fake: FakeProxmox;
+  beforeAll(async () => {
+    fake = await FakeProxmox.start();
+  });
+  afterAll(async () => {
+    await fake.stop();
+  });
+
+  test("the tools table names exactly the tools the server lists", async () => {
+    const h = await connectHarness(fake, { deps: { readOnly: false } });
+    try {
+      const listed = (await h.client.listTools()).tools.map((t) => t.name).sort();
+      const section = readme.slice(readme.indexOf("## Tools"), readme.indexOf("### `proxmox_get`"));
+      const documented = [...section.matchAll(/^\| `(proxmox_[a-z_]+)` \|/gm)].map((m) => m[1]!).sort();
+      expect(documented).toEqual(listed);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test("the skill sidecar commands work: install -m 600 .env.example, then bun --env-file", async () => {
+    ensureBuilt();
+    const dir = mkdtempSync(join(tmpdir(), "pve-mcp-sidecar-"));
+    try {
+      const envFile = join(dir, "proxmox-ve-mcp.env");
+      execFileSync("install", ["-m", "600", join(ROOT, ".env.example"), envFile]);
+      expect(statSync(envFile).mode & 0o777).toBe(0o600);
+      // "then edit it": point the example at the fake
+      const values = fake.env();
+      let text = readFileSync(envFile, "utf8");
+      for (const [name, value] of Object.entries(values))
+        text = text.replace(new RegExp(`^#?${name}=.*$`, "m"), `${name}=${value}`);
+      writeFileSync(envFile, text);
+      // the secret reaches the server only through the file
+      const session = await connectStdio(cleanEnv({}), [`--env-file=${envFile}`]);
+      try {
+        const result = await session.client.callTool({ name: "proxmox_get", arguments: { path: "/version" } });
+        expect(result.isError).toBeFalsy();
+        expect((result.structuredContent as { data: { version: string } }).data.version).toBe("9.1.1");
+      } finally {
+        await session.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
