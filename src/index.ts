@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CatalogLoader } from "./catalog/loader.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { FileAccess } from "./files/resolver.ts";
 import { assertRealUndici } from "./http/undici.ts";
 import { stderrLogger } from "./log.ts";
@@ -22,12 +22,20 @@ function exitOnConfigError<T>(build: () => T): T {
   }
 }
 
+function fatal(error: unknown, redact: (text: string) => string = (text) => text): never {
+  process.stderr.write(`proxmox-ve-mcp: fatal: ${redact(error instanceof Error ? error.message : String(error))}\n`);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
   const config = exitOnConfigError(() => loadConfig(process.env));
-  await assertRealUndici();
-
   // The client's own redactor, built before the client because the gate it receives needs it.
   const redact = createRedactor(config.connection.tokenId, config.connection.tokenSecret);
+  await start(config, redact).catch((error: unknown) => fatal(error, redact));
+}
+
+async function start(config: Config, redact: (text: string) => string): Promise<void> {
+  await assertRealUndici();
   const log = stderrLogger(redact);
   const readOnly = config.policy.readOnly;
   const gate = exitOnConfigError(() => createPolicyGate({ policy: config.policy, log, redact }));
@@ -55,7 +63,4 @@ async function main(): Promise<void> {
   log.info(`connected over stdio; Proxmox at ${config.connection.origin}`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`proxmox-ve-mcp: fatal: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().catch((error: unknown) => fatal(error));

@@ -1,6 +1,15 @@
 import type { Endpoint } from "./catalog.ts";
 import { stem } from "./stem.ts";
-import { EQUIVALENT_GROUPS, METHOD_HINTS, NOUN_VERBS, RELATED, SHORT_WORDS, type MethodName } from "./synonyms.ts";
+import {
+  EQUIVALENT_GROUPS,
+  GROUP_METHOD_HINTS,
+  METHOD_HINTS,
+  NOUN_VERBS,
+  PHRASAL_VERBS,
+  RELATED,
+  SHORT_WORDS,
+  type MethodName,
+} from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
 
 /**
@@ -47,6 +56,8 @@ const EQUIVALENT_WEIGHT = 0.8;
 const RELATED_WEIGHT = 0.45;
 const METHOD_BOOST = 1.5;
 const ASSUMED_METHOD_BOOST = 1.15;
+const OTHER_WRITE_BOOST = 1.2;
+const WRITES = new Set(["POST", "PUT"]);
 const OTHER_GUEST_FACTOR = 0.75;
 const UNASKED_GUEST_FACTOR = 0.85;
 const NODE_NOT_GUEST_FACTOR = 0.7;
@@ -68,6 +79,8 @@ export interface SearchIndex {
   groups: string[][];
   groupsOfWord: Map<string, number[]>;
   groupsOfStem: Map<string, number[]>;
+  /** The first single word of each group, which stands for it. */
+  leads: string[];
   /** Phrases (stem sequences) -> group. */
   phrases: PhraseTable;
   /** One-way hints, by raw word and by stem. */
@@ -82,31 +95,36 @@ export interface SearchIndex {
   navigation: Uint8Array;
   /** 1 for websocket upgrades. */
   websocket: Uint8Array;
+  /** What each endpoint is (its last segment and handler name), as units of alternative stems. */
+  identity: string[][][];
+  /** Stems of the words of last path segments: the actions and objects the API names. */
+  lastSegmentStems: Set<string>;
 }
 
 /** Splits a run-together word into known words ("prunebackups" -> prune, backups), or undefined. */
 export function splitCompound(word: string, vocabulary: Map<string, number>): string[] | undefined {
-  if (word.length < 5) return undefined;
-  const ownCount = vocabulary.get(word) ?? 0;
   const n = word.length;
-  const best: (string[] | undefined)[] = new Array(n + 1);
-  best[0] = [];
-  for (let end = 1; end <= n; end++) {
-    for (let start = Math.max(0, end - 20); start < end; start++) {
-      const prefix = best[start];
-      if (!prefix) continue;
-      if (start === 0 && end === n) continue;
+  if (n < 5) return undefined;
+  // Fewest known parts covering word[0, end): count and where the last part starts (-1: none).
+  const count = new Int16Array(n + 1).fill(-1);
+  const from = new Int16Array(n + 1);
+  count[0] = 0;
+  for (let end = 2; end <= n; end++) {
+    for (let start = Math.max(0, end - 20); start <= end - 2; start++) {
+      const before = count[start]!;
+      if (before < 0 || (start === 0 && end === n)) continue;
+      if (count[end]! >= 0 && before + 1 >= count[end]!) continue;
       const part = word.slice(start, end);
-      const ok = part.length >= 3 ? vocabulary.has(part) : SHORT_WORDS.has(part);
-      if (!ok) continue;
-      const candidate = [...prefix, part];
-      const current = best[end];
-      if (!current || candidate.length < current.length) best[end] = candidate;
+      if (!(part.length >= 3 ? vocabulary.has(part) : SHORT_WORDS.has(part))) continue;
+      count[end] = before + 1;
+      from[end] = start;
     }
   }
-  const parts = best[n];
-  if (!parts || parts.length < 2 || parts.length > 3) return undefined;
+  if (count[n]! < 2 || count[n]! > 3) return undefined;
+  const parts: string[] = [];
+  for (let end = n; end > 0; end = from[end]!) parts.unshift(word.slice(from[end]!, end));
   // A word used on its own more often than its parts ("template", not temp + late) stays whole.
+  const ownCount = vocabulary.get(word) ?? 0;
   if (ownCount > 0 && parts.some((p) => (vocabulary.get(p) ?? (SHORT_WORDS.has(p) ? Infinity : 0)) <= ownCount))
     return undefined;
   return parts;
@@ -141,11 +159,12 @@ interface Fields {
 function endpointFields(e: Endpoint): Fields {
   const literals = e.path.split("/").filter((s) => s && !s.startsWith("{"));
   const description = markupToText(e.description);
+  const sentence = firstSentence(description, Infinity);
   const fields: Fields = {
     lastSegment: literals.slice(-1),
     segment: literals.slice(0, -1),
     name: [e.name],
-    summary: [firstSentence(description, 400)],
+    summary: [firstSentence(sentence, 400)],
     description: [description],
     paramName: [],
     enumValue: [],
@@ -284,6 +303,13 @@ class TermCache {
     return info;
   }
 
+  /** The known words of a run-together word, worked out once. */
+  split(word: string): string[] | undefined {
+    let pieces = this.splits.get(word);
+    if (pieces === undefined) this.splits.set(word, (pieces = splitCompound(word, this.vocabulary) ?? null));
+    return pieces ?? undefined;
+  }
+
   /** Stems of an identifier's parts, run-together words split and split words joined. */
   identifier(identifier: string): number[] {
     let terms = this.identifiers.get(identifier);
@@ -295,9 +321,7 @@ class TermCache {
     };
     parts.forEach((w, i) => {
       add(w);
-      let pieces = this.splits.get(w);
-      if (pieces === undefined) this.splits.set(w, (pieces = splitCompound(w, this.vocabulary) ?? null));
-      for (const piece of pieces ?? []) add(piece);
+      for (const piece of this.split(w) ?? []) add(piece);
       const next = parts[i + 1];
       const joined = next === undefined ? undefined : joinable(w, next, this.vocabulary, this.stems);
       if (joined) add(joined);
@@ -348,6 +372,55 @@ const LEADING_WORDS = new Set([
 
 /** Words that ask for more about one thing rather than name a thing. */
 const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data", "entries", "entry", "properties"]);
+/**
+ * What each endpoint is, in words: those of its last segment and handler name that say more
+ * than the method or the guest type. A unit holds a word's stem and those of its parts.
+ */
+function identityUnits(
+  fieldsOf: readonly Fields[],
+  terms: TermCache,
+  vocabulary: Map<string, number>,
+  stems: Map<string, string>,
+): string[][][] {
+  const generic = (w: string) => STOPWORDS.has(w) || IDENTITY_GENERIC.has(w) || /^\d+$/.test(w);
+  const unitOf = new Map<string, string[] | null>();
+  const unit = (w: string): string[] | null => {
+    let found = unitOf.get(w);
+    if (found !== undefined) return found;
+    const pieces = terms.split(w)?.filter((p) => !generic(p));
+    // Jargon of handler names that no description uses ("async") is no one's word for it, and
+    // a compound of generic words ("vmlist") is generic.
+    found =
+      generic(w) || (pieces ? pieces.length === 0 : !vocabulary.has(w))
+        ? null
+        : [stem(w, stems), ...(pieces ?? []).map((p) => stem(p, stems))];
+    unitOf.set(w, found);
+    return found;
+  };
+  const byName = new Map<string, string[][]>();
+  return fieldsOf.map((f) => {
+    const key = `${f.lastSegment[0] ?? ""}/${f.name[0] ?? ""}`;
+    let units = byName.get(key);
+    if (units) return units;
+    const seen = new Set<string>();
+    units = [];
+    for (const w of [...identifierWords(f.lastSegment[0] ?? ""), ...identifierWords(f.name[0] ?? "")]) {
+      if (seen.has(w)) continue;
+      seen.add(w);
+      const u = unit(w);
+      if (u) units.push(u);
+    }
+    byName.set(key, units);
+    return units;
+  });
+}
+
+/** Words of handler names that say what is done, which the method already tells, or which guest. */
+const IDENTITY_GENERIC = new Set(
+  "index idx get read list create update delete set add remove new vm vms ct qemu lxc cmd dir diridx".split(" "),
+);
+const IDENTITY_MISS = 0.3;
+const VERB_WEIGHT = 0.5;
 const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
 
 /** A GET that only lists the child paths below it ("Directory index"). */
@@ -452,7 +525,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
   const endsWithPlaceholder = Uint8Array.from(endpoints, (e) => (/\}$/.test(e.path) ? 1 : 0));
   const navigation = Uint8Array.from(endpoints, (e) => (isNavigation(e) ? 1 : 0));
   const websocket = Uint8Array.from(endpoints, (e) => (/websocket/i.test(e.path) ? 1 : 0));
-  const summaries = fieldsOf.map((f) => firstSentence(f.description[0]!));
+  const summaries = fieldsOf.map((f) => firstSentence(f.summary[0]!));
+  const identity = identityUnits(fieldsOf, terms, vocabulary, stems);
   return {
     endpoints,
     postings,
@@ -460,6 +534,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
     groups,
     groupsOfWord,
     groupsOfStem,
+    leads,
     phrases,
     related,
     stems,
@@ -468,6 +543,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
     endsWithPlaceholder,
     navigation,
     websocket,
+    identity,
+    lastSegmentStems: new Set(fieldsOf.flatMap((f) => f.lastSegment.flatMap(identifierWords)).map((w) => stem(w, stems))),
   };
 }
 
@@ -536,16 +613,21 @@ export function tokenize(index: SearchIndex, query: string): { tokens: Token[]; 
       if (content) newClause = false;
     }
     if (/[:;,.!?]$/.test(chunk)) newClause = true;
-    if (/^(from|with|using)$/i.test(chunk)) afterFrom = true;
+    if (/^(from|with|using|before|after|while|because)$/i.test(chunk)) afterFrom = true;
   }
   return { tokens, namesValue };
 }
 
 /** The method a verb asks for; a word that is as often a noun counts only where a clause starts. */
 export function statedMethod(tokens: readonly Token[]): MethodName | undefined {
-  for (const { word, clauseStart } of tokens) {
+  for (const [i, { word, clauseStart }] of tokens.entries()) {
+    const phrasal = PHRASAL_VERBS[`${word} ${tokens[i + 1]?.word}`];
+    if (phrasal) return phrasal;
     const hinted = METHOD_HINTS[word];
     if (hinted && (clauseStart || !NOUN_VERBS.has(word))) return hinted;
+    // "pause", "halt", "enlarge": a synonym of a verb asks what the verb asks, where a clause starts.
+    const inherited = GROUP_METHOD_HINTS.get(word);
+    if (inherited && clauseStart) return inherited;
   }
   return undefined;
 }
@@ -599,7 +681,8 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
     index.groupsOfWord.get(word) ?? index.groupsOfStem.get(stem(word, index.stems)) ?? [];
   const wordConcept = (word: string, weight: number) => {
     const s = stem(word, index.stems);
-    return groupConcept(groupsOf(word), s, [word, s], weight);
+    const ids = groupsOf(word);
+    return groupConcept(ids, s, [word, s, ...ids.map((id) => index.leads[id]!)], weight);
   };
   const sameGroup = (a: string | undefined, b: string | undefined) =>
     a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
@@ -614,7 +697,9 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
     const phrase = phraseAt(rawStems, i, index.phrases);
     if (!phrase) continue;
     const [id, len] = phrase;
-    groupConcept([id], undefined, [], Math.max(...tokens.slice(i, i + len).map((t) => t.weight)));
+    const inPhrase = tokens.slice(i, i + len);
+    const content = inPhrase.filter((t) => !STOPWORDS.has(t.word));
+    groupConcept([id], undefined, [index.leads[id]!], Math.max(...(content.length ? content : inPhrase).map((t) => t.weight)));
     for (let k = i; k < i + len; k++) consumed[k] = true;
     i += len - 1;
   }
@@ -641,6 +726,15 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
       !sameGroup(w, next)
     ) {
       weight *= MODIFIER_WEIGHT;
+    }
+    // "revoke", "add", "open": a verb that names no endpoint only says the method.
+    if (
+      METHOD_HINTS[w] &&
+      (tokens[i]!.clauseStart || !NOUN_VERBS.has(w)) &&
+      !groupsOf(w).some((g) => index.groups[g]!.some((t) => index.lastSegmentStems.has(t))) &&
+      !index.lastSegmentStems.has(stem(w, index.stems))
+    ) {
+      weight *= VERB_WEIGHT;
     }
     if (GENERIC_WORDS.has(w)) {
       weight *= GENERIC_WEIGHT;
@@ -735,6 +829,8 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
       }
     }
   }
+  const asked = new Set<string>();
+  for (const concept of analysis.concepts) for (const t of concept.terms.keys()) asked.add(t);
   const results: { id: number; score: number }[] = [];
   for (let id = 0; id < n; id++) {
     if (scores[id] === 0) continue;
@@ -744,7 +840,14 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     let score = scores[id]! * (0.4 + 0.6 * coverage);
     if (analysis.method && e.method === analysis.method)
       score *= analysis.methodStated ? METHOD_BOOST : ASSUMED_METHOD_BOOST;
+    // Proxmox writes with POST and PUT alike ("edit /etc/hosts" is a POST, "add a repository" a PUT).
+    else if (analysis.methodStated && WRITES.has(analysis.method!) && WRITES.has(e.method)) score *= OTHER_WRITE_BOOST;
     if (index.navigation[id] === 1) score *= NAVIGATION_FACTOR;
+    const units = index.identity[id]!;
+    if (units.length > 0) {
+      const missing = units.filter((u) => !u.some((t) => asked.has(t))).length;
+      score *= 1 - (IDENTITY_MISS * missing) / units.length;
+    }
     // A websocket upgrade cannot be used through these tools; the proxy ticket endpoints can.
     if (index.websocket[id] === 1) score *= WEBSOCKET_FACTOR;
     // Without a name or number in the query, a list is likelier wanted than one item of it.

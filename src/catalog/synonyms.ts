@@ -9,8 +9,8 @@
  * is not searched ("running" leads to status, but "run" is a command).
  */
 export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
-  ["vm", "vms", "qemu", "kvm", "virtual machine", "virtual machines", "virtual server"],
-  ["container", "ct", "lxc", "cts"],
+  ["vm", "vms", "qemu", "kvm", "qm", "virtual machine", "virtual machines", "virtual server"],
+  ["container", "ct", "lxc", "cts", "pct"],
   ["node", "host", "hypervisor", "physical host", "physical server", "server node"],
   ["delete", "remove", "destroy", "erase", "purge", "drop", "wipe", "get rid of"],
   ["create", "add", "new", "make", "provision", "spin up", "set up"],
@@ -18,7 +18,7 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
   ["list", "index", "enumerate", "overview"],
   ["start", "boot", "launch", "power on", "turn on", "switch on", "bring up"],
   ["shutdown", "power off", "turn off", "switch off", "shut down", "poweroff"],
-  ["stop", "kill", "halt", "hard stop", "pull the plug", "force off"],
+  ["stop", "kill", "halt", "hard stop", "pull the plug", "force off", "cancel", "abort"],
   ["reboot", "restart", "bounce"],
   ["migrate", "migration", "move", "relocate", "transfer"],
   ["clone", "copy", "duplicate", "make a copy"],
@@ -28,7 +28,8 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
   ["resize", "grow", "extend", "enlarge", "expand", "increase size"],
   ["memory", "ram", "mem"],
   ["cpu", "cpus", "cores", "vcpu", "vcpus", "processor", "processors"],
-  ["network", "networking", "nic", "nics", "interface", "interfaces", "iface"],
+  ["network", "networking", "interface", "interfaces", "iface"],
+  ["net", "nic", "nics", "network card", "network cards", "network adapter", "network adapters"],
   ["ip", "ips", "ip address", "ip addresses", "address", "addresses"],
   ["console", "vnc", "terminal", "shell", "novnc", "termproxy", "spice"],
   ["exec", "execute", "run", "command", "commands"],
@@ -64,13 +65,13 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
     "mfa",
   ],
   ["pool", "pools", "resource pool", "resource pools"],
-  ["storage", "storages", "datastore", "datastores", "store"],
+  ["storage", "storages", "datastore", "datastores", "store", "pvesm"],
   ["content", "contents", "~stored", "volumes", "files", "what is on"],
   ["iso", "isos", "installer", "install image", "cd image"],
   ["upload", "uploads", "import"],
   ["download", "downloads", "fetch"],
   ["prune", "retention", "keep last", "keep the last", "clean up old", "cleanup"],
-  ["rrddata", "rrd", "history", "statistics", "stats", "graph", "graphs", "usage history", "over time"],
+  ["rrddata", "rrd", "history", "statistics", "stats", "graph", "graphs", "usage history", "over time", "over the last", "over the past", "trend", "trends"],
   ["metrics", "metric", "influxdb", "graphite", "opentelemetry", "monitoring", "telemetry"],
   ["notification", "notifications", "notify", "alert", "alerts", "alerting"],
   ["email", "emails", "mail", "mails", "e-mail"],
@@ -88,7 +89,8 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
   ["mapping", "mappings", "map", "across all nodes", "cluster wide"],
   ["task", "tasks", "upid", "worker"],
   ["log", "logs", "output", "messages"],
-  ["syslog", "journal", "system log", "system logs", "journald"],
+  ["syslog", "system log", "system logs"],
+  ["journal", "journald", "journalctl", "systemd journal"],
   ["service", "services", "daemon", "daemons", "pveproxy", "pvedaemon", "pvestatd", "corosync service"],
   ["certificate", "certificates", "cert", "certs", "ssl", "tls", "https certificate"],
   ["expire", "expires", "expiry", "expiration", "notafter", "valid until"],
@@ -98,7 +100,7 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
   ["subscription", "license", "licence", "enterprise repository"],
   ["osd", "osds", "object storage daemon"],
   ["disk", "disks", "drive", "drives", "hard disk", "ssd", "hdd", "nvme"],
-  ["smart", "wearout", "wear out", "bad sectors", "disk health"],
+  ["smart", "smartctl", "wearout", "wear out", "bad sectors", "disk health"],
   ["apt", "package", "packages", "updates", "upgrade", "upgrades", "repository", "repositories"],
   ["version", "versions", "release", "build"],
   ["nextid", "next id", "next free id", "free vmid", "unused vmid", "unused id", "available id"],
@@ -117,13 +119,13 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
   ["bridge", "bridges", "vmbr", "linux bridge"],
   ["vlan", "vlans", "tag"],
   ["free", "available", "avail", "unused", "left"],
-  ["space", "capacity", "usage", "used", "utilization"],
+  ["space", "capacity", "usage", "utilization", "full"],
   ["resources", "resource", "inventory", "everything"],
-  ["cluster", "datacenter", "data center"],
+  ["cluster", "datacenter", "data center", "pvecm"],
   ["lock", "locked", "unlock"],
   ["sendkey", "send key", "keystroke", "key press", "keypress"],
-  ["suspend", "pause", "hibernate", "freeze"],
-  ["resume", "unpause", "wake", "thaw"],
+  ["suspend", "pause", "hibernate"],
+  ["resume", "unpause", "wake"],
   ["reset", "hard reset", "hard reboot"],
   ["feature", "features", "capability", "capabilities"],
   ["report", "system report", "diagnostics"],
@@ -131,6 +133,10 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
   ["zfs", "zpool", "zfs pool"],
   ["lvm", "lvmthin", "lvm thin", "volume group"],
   ["nfs", "cifs", "smb", "share", "network share"],
+  ["dry", "dry run", "dryrun", "preview", "simulate"],
+  ["os", "operating system", "operating systems", "osinfo"],
+  ["fs", "filesystem", "filesystems", "file system", "file systems"],
+  ["realm", "realms", "domains", "authentication server", "authentication servers", "auth server"],
 ];
 
 /** One-way hints: a query word that suggests these index words, less strongly. */
@@ -156,6 +162,8 @@ export const RELATED: Readonly<Record<string, readonly string[]>> = {
   access: ["acl", "permissions"],
   who: ["acl", "user"],
   grant: ["roles", "update"],
+  give: ["acl"],
+  assign: ["acl"],
   permissions: ["acl"],
   revoke: ["acl", "delete"],
   permission: ["acl"],
@@ -180,14 +188,19 @@ export const RELATED: Readonly<Record<string, readonly string[]>> = {
   gpu: ["mapping", "pci"],
   passthrough: ["mapping", "pci", "hostpci"],
   tree: ["osd", "list"],
+  bridge: ["network"],
+  bridges: ["network"],
+  bond: ["network"],
+  finished: ["status"],
+  finish: ["status"],
+  completed: ["status"],
+  succeeded: ["status"],
   influxdb: ["server", "metrics"],
   graphite: ["server", "metrics"],
   relay: ["smtp", "endpoints"],
   email: ["smtp", "sendmail", "mailto"],
   emails: ["smtp", "sendmail", "mailto"],
   mail: ["smtp", "sendmail", "mailto"],
-  realm: ["domains", "authentication"],
-  realms: ["domains", "authentication"],
   ldap: ["domains", "realm"],
   definition: ["config", "configuration"],
   quorum: ["status", "cluster", "corosync"],
@@ -310,6 +323,7 @@ export const METHOD_HINTS: Readonly<Record<string, MethodName>> = {
   regenerate: "PUT",
   adjust: "PUT",
   assign: "PUT",
+  give: "PUT",
   join: "POST",
   sync: "POST",
   synchronize: "POST",
@@ -341,7 +355,28 @@ export const METHOD_HINTS: Readonly<Record<string, MethodName>> = {
   prune: "DELETE",
   revoke: "DELETE",
   unmap: "DELETE",
+  cancel: "DELETE",
+  abort: "DELETE",
 };
+
+/** Two-word verbs whose first word alone would say another method ("get rid of", "set up", "log in"). */
+export const PHRASAL_VERBS: Readonly<Record<string, MethodName>> = {
+  "log in": "POST",
+  "log on": "POST",
+  "sign in": "POST",
+  "set up": "POST",
+  "get rid": "DELETE",
+  "look up": "GET",
+};
+
+/** Words of a group whose first word says the method ("halt" -> stop -> POST), unless they say their own. */
+export const GROUP_METHOD_HINTS: ReadonlyMap<string, MethodName> = new Map(
+  EQUIVALENT_GROUPS.flatMap((group) => {
+    const method = METHOD_HINTS[group[0]!];
+    if (!method) return [];
+    return group.filter((w) => /^[a-z0-9]+$/.test(w) && !METHOD_HINTS[w]).map((w) => [w, method] as const);
+  }),
+);
 
 /** Method words that are as often nouns ("backup jobs", "join information"): they say the method only when they lead the query. */
 export const NOUN_VERBS = new Set([

@@ -48,6 +48,11 @@ async function saveBody(body: AsyncIterable<Uint8Array>, fd: number, hooks: File
   return { bytes: written, sha256: hash.digest("hex") };
 }
 
+function declaredLength(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
 function downloadFailure(error: unknown, client: ProxmoxClient, path: string, signal: AbortSignal | undefined): Error {
   if (error instanceof WriteFailure) {
     const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
@@ -73,10 +78,27 @@ export async function downloadToFile(client: ProxmoxClient, files: FileAccess, r
   const params = normalizeParameters(request.parameters);
   const target = await files.createForDownload(request.destination);
   try {
-    const response = await client.raw({ tool: "proxmox_download", method: "GET", path, query: params, signal: request.signal });
+    const response = await client.stream({ tool: "proxmox_download", path, query: params, signal: request.signal });
     const { bytes, sha256 } = await saveBody(response.body, target.handle.fd, files.hooks);
+    const declared = declaredLength(response.headers["content-length"]);
+    if (declared !== undefined && declared !== bytes) {
+      throw new ProxmoxTransportError(
+        "dropped",
+        `the download ended after ${bytes} of the ${declared} bytes Proxmox announced`,
+        "Nothing was kept; try again. It was not retried automatically.",
+      );
+    }
     await target.handle.close();
-    return { path: target.path, bytes_written: bytes, content_type: response.contentType, sha256 };
+    return {
+      path: target.path,
+      bytes_written: bytes,
+      content_type: response.contentType,
+      sha256,
+      length_verified: declared !== undefined,
+      ...(declared === undefined
+        ? { note: "Proxmox sent no length for this stream, so an interrupted transfer cannot be told from a complete one; compare the sha256 or size with the source if it matters." }
+        : {}),
+    };
   } catch (error) {
     await target.discard();
     throw downloadFailure(error, client, target.path, request.signal);

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { MAX_RESPONSE_BYTES, readCapped, type ProxmoxClient } from "../proxmox/client.ts";
+import { resultPayload, type ProxmoxClient } from "../proxmox/client.ts";
 import { LocalRefusal, ProxmoxHttpError } from "../proxmox/errors.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
 import { validateApiPath } from "../proxmox/path.ts";
@@ -26,7 +26,12 @@ interface SendState {
  * The body: head, the file read from the already open descriptor by position (so nothing done
  * to the path since the check matters), then the tail. Exactly `size` file bytes or an error.
  */
-async function* bodyChunks(framing: UploadFraming, handle: FileHandle, size: number, state: SendState): AsyncGenerator<Buffer> {
+async function* bodyChunks(
+  framing: UploadFraming,
+  handle: FileHandle,
+  size: number,
+  state: SendState,
+): AsyncGenerator<Buffer> {
   yield framing.head;
   while (state.bytes < size) {
     const want = Math.min(UPLOAD_CHUNK_BYTES, size - state.bytes);
@@ -35,11 +40,17 @@ async function* bodyChunks(framing: UploadFraming, handle: FileHandle, size: num
     try {
       ({ bytesRead } = await handle.read(buffer, 0, want, state.bytes));
     } catch (error) {
-      state.error = new LocalRefusal("local_read_failed", `reading the file failed after ${state.bytes} of ${size} bytes: ${(error as Error).message}; the upload was aborted`);
+      state.error = new LocalRefusal(
+        "local_read_failed",
+        `reading the file failed after ${state.bytes} of ${size} bytes: ${(error as Error).message}; the upload was aborted`,
+      );
       throw state.error;
     }
     if (bytesRead === 0) {
-      state.error = new LocalRefusal("local_read_failed", `the file shrank while it was being sent (${state.bytes} of ${size} bytes); the upload was aborted`);
+      state.error = new LocalRefusal(
+        "local_read_failed",
+        `the file shrank while it was being sent (${state.bytes} of ${size} bytes); the upload was aborted`,
+      );
       throw state.error;
     }
     state.bytes += bytesRead;
@@ -49,7 +60,11 @@ async function* bodyChunks(framing: UploadFraming, handle: FileHandle, size: num
 }
 
 /** Sends a local file inside PROXMOX_FILE_ROOTS to a Proxmox upload endpoint; returns the envelope plus what was sent. */
-export async function uploadFile(client: ProxmoxClient, files: FileAccess, request: UploadRequest): Promise<Record<string, unknown>> {
+export async function uploadFile(
+  client: ProxmoxClient,
+  files: FileAccess,
+  request: UploadRequest,
+): Promise<Record<string, unknown>> {
   const path = validateApiPath(request.path);
   if (!isUploadPath(path)) {
     throw new LocalRefusal(
@@ -66,11 +81,10 @@ export async function uploadFile(client: ProxmoxClient, files: FileAccess, reque
       objectMode: false,
       highWaterMark: UPLOAD_CHUNK_BYTES,
     });
-    let response;
+    let result;
     try {
-      response = await client.raw({
+      result = await client.upload({
         tool: "proxmox_upload",
-        method: "POST",
         path,
         query: framing.query,
         body: { stream, length: framing.length, contentType: framing.contentType },
@@ -82,15 +96,7 @@ export async function uploadFile(client: ProxmoxClient, files: FileAccess, reque
     } finally {
       stream.destroy();
     }
-    const body = await readCapped(response.body, MAX_RESPONSE_BYTES);
-    let envelope: Record<string, unknown> = {};
-    const text = body?.toString("utf8") ?? "";
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) envelope = parsed as Record<string, unknown>;
-    } catch {
-      envelope = { content_type: response.contentType, text: client.redact(text) };
-    }
+    const envelope = resultPayload(result);
     return { ...envelope, bytes_sent: state.bytes, file_name: framing.fileName, file_path: source.realPath };
   } finally {
     await source.handle.close().catch(() => undefined);
@@ -103,10 +109,14 @@ export function uploadHints(error: unknown): string[] {
   const text = `${error.reason}\n${error.detail}`;
   const hints: string[] = [];
   if (/no space left on device/i.test(text)) {
-    hints.push("Proxmox spools an upload in /var/tmp on the node before copying it into the storage; that filesystem is too small for this file.");
+    hints.push(
+      "Proxmox spools an upload in /var/tmp on the node before copying it into the storage; that filesystem is too small for this file.",
+    );
   }
   if (error.status >= 500 && /proxy|upload/i.test(text)) {
-    hints.push("Uploads cannot be proxied between nodes: send the file to the node that owns the storage (GET /nodes/{node}/storage lists a node's storages).");
+    hints.push(
+      "Uploads cannot be proxied between nodes: send the file to the node that owns the storage (GET /nodes/{node}/storage lists a node's storages).",
+    );
   }
   return hints;
 }

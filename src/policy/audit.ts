@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import { ConfigError } from "../config.ts";
 import type { WriteIntent, WriteOutcome } from "../proxmox/client.ts";
 import type { ParamValue } from "../proxmox/params.ts";
-import type { Redactor } from "../proxmox/redact.ts";
+import { redactDeep, type Redactor } from "../proxmox/redact.ts";
 import { pathSegments } from "./rules.ts";
 
 export const REDACTED = "[redacted]";
@@ -79,7 +79,7 @@ export function auditLine(intent: WriteIntent, outcome: WriteOutcome, time: Date
       ...(outcome.error ? { error: scrub(outcome.error) } : {}),
     },
   };
-  return redact(JSON.stringify(entry));
+  return JSON.stringify(redactDeep(entry, redact));
 }
 
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);

@@ -2,7 +2,7 @@ import type { Logger } from "../log.ts";
 import { HTTP_METHODS, type HttpMethod, type ProxmoxClient, type WriteGate, type WriteIntent, type WriteOutcome } from "../proxmox/client.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
 import type { ParamValue, Params } from "../proxmox/params.ts";
-import { validateApiPath } from "../proxmox/path.ts";
+import { hasEncodedSlash, serverView, validateApiPath } from "../proxmox/path.ts";
 import type { Redactor } from "../proxmox/redact.ts";
 import { AuditFile, auditLine } from "./audit.ts";
 import type { PolicyConfig } from "./config.ts";
@@ -130,7 +130,9 @@ export class PolicyGate implements WriteGate {
         `${intent.method} ${intent.path} refused: the audit log ${this.audit!.path} cannot be written (${problem}), and no write goes unrecorded. Ask the operator to fix the file or its directory.`,
       );
     }
-    const intents = expandBatch(intent);
+    // Proxmox routes %2F as a separator: judge such a path as written and as the server sees it.
+    const views = hasEncodedSlash(intent.path) ? [intent, { ...intent, path: serverView(intent.path) }] : [intent];
+    const intents = views.flatMap((view) => expandBatch(view));
     for (const each of intents) this.checkLocal(each);
     if (!this.policy.vlanGuard) return;
     for (const each of intents) await checkVlan(each, client, signal);

@@ -145,6 +145,13 @@ export function guestsTouched(path: string, params: Params): Touches {
   const replicationJob = replicationIndex >= 0 ? REPLICATION_JOB.exec(segments[replicationIndex + 1] ?? "") : null;
   if (replicationJob) add([Number(replicationJob[1])], `the replication job ${segments[replicationIndex + 1]} in the path`);
 
+  if (segments[0] === "access" && segments[1] === "acl") {
+    // granting or revoking rights on a guest changes who may act on it
+    for (const aclPath of scalars(params.path ?? [])) {
+      const guest = /^\/vms\/(\d+)\/?$/.exec(aclPath);
+      if (guest) add([Number(guest[1])], `the ACL path ${aclPath}`);
+    }
+  }
   for (const [name, value] of Object.entries(params)) {
     if (GUEST_ID_PARAMS.has(name)) add(guestIds(value), `parameter ${name}`);
     if (HA_SID_PARAMS.has(name)) add(haGuestIds(value), `the HA resource in parameter ${name}`);

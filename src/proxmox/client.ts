@@ -5,6 +5,7 @@ import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.
 import { checkFormSize, encodeParams, type Params } from "./params.ts";
 import { validateApiPath } from "./path.ts";
 import { createRedactor, createSecretRedactor, type Redactor } from "./redact.ts";
+import { parseUpid } from "../tasks/upid.ts";
 import { classifyTransportError } from "./transport-errors.ts";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
@@ -60,25 +61,28 @@ export interface ApiResult {
   bytes: number;
 }
 
-export interface RawBody {
-  stream: Readable;
-  length: number;
-  contentType: string;
-}
-
-export interface RawCall {
+/** A GET whose answer goes to the caller as a stream (downloads). */
+export interface StreamCall {
   tool: string;
-  method: HttpMethod;
   path: string;
   /** Query-string parameters. */
   query?: Params;
-  body?: RawBody;
   signal?: AbortSignal;
-  /** Extra facts about the write for the gate and audit (uploads). */
-  upload?: { fileName: string; bytes: number; params: Params };
 }
 
-export interface RawResponse {
+/** A POST whose body is streamed from a file (uploads). */
+export interface UploadCall {
+  tool: string;
+  path: string;
+  /** Query-string parameters. */
+  query?: Params;
+  body: { stream: Readable; length: number; contentType: string };
+  /** What the gate and the audit trail see: the file and all of the upload's parameters. */
+  upload: { fileName: string; bytes: number; params: Params };
+  signal?: AbortSignal;
+}
+
+export interface StreamResponse {
   status: number;
   contentType: string;
   headers: Record<string, string | string[] | undefined>;
@@ -100,9 +104,19 @@ export function isTextual(contentType: string): boolean {
   return contentType === "" || TEXTUAL.test(contentType);
 }
 
-function extractUpid(envelope: Record<string, unknown> | undefined): string | undefined {
-  const data = envelope?.data;
-  return typeof data === "string" && data.startsWith("UPID:") ? data : undefined;
+interface SendRequest {
+  method: HttpMethod;
+  path: string;
+  query: string;
+  body: string | Readable | undefined;
+  contentType: string | undefined;
+  contentLength?: number | undefined;
+}
+
+/** The JSON envelope as Proxmox sent it, or the text body. */
+export function resultPayload(result: ApiResult): Record<string, unknown> {
+  if (result.envelope) return { ...result.envelope };
+  return { content_type: result.contentType, text: result.text ?? "" };
 }
 
 /** One Proxmox host reached with one API token. Build one per host; nothing here is global. */
@@ -143,78 +157,68 @@ export class ProxmoxClient {
     const encoded = encodeParams(params);
     const hasBody = call.method === "POST" || call.method === "PUT";
     if (hasBody) checkFormSize(encoded);
-    const intent: WriteIntent = { tool: call.tool, method: call.method, path, params };
-    await this.admit(intent, call.signal);
-
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
-    try {
-      const response = await this.send(
-        {
-          method: call.method,
-          path,
-          query: hasBody ? "" : encoded,
-          body: hasBody ? encoded : undefined,
-          contentType: hasBody ? "application/x-www-form-urlencoded" : undefined,
-        },
-        signal,
-      );
-      const result = await this.readWhole(response, call.method, path, call.responseFormat ?? "json");
-      this.recordWrite(intent, { status: result.status, upid: extractUpid(result.envelope) });
-      return result;
-    } catch (error) {
-      const failure = this.toFailure(error, call.signal, deadline);
-      this.recordWrite(intent, failure instanceof ProxmoxHttpError ? { status: failure.status, error: failure.message } : { error: failure.message });
-      throw failure;
-    }
+    return this.perform(
+      { tool: call.tool, method: call.method, path, params },
+      {
+        method: call.method,
+        path,
+        query: hasBody ? "" : encoded,
+        body: hasBody ? encoded : undefined,
+        contentType: hasBody ? "application/x-www-form-urlencoded" : undefined,
+      },
+      { caller: call.signal, deadline: AbortSignal.timeout(this.timeoutMs) },
+      (response) => this.readWhole(response, call.method, path, call.responseFormat ?? "json"),
+    );
   }
 
   /**
-   * A call whose answer is streamed to the caller (downloads) or whose body is streamed from
-   * a file (uploads). Non-2xx answers throw ProxmoxHttpError; timeouts are the agent's
-   * header and idle-body limits, so a long transfer that keeps moving is not cut off.
+   * A write whose body is streamed from a file (uploads); the JSON answer is read whole. The
+   * timeouts are the agent's header and idle-body limits, so a transfer that keeps moving
+   * is not cut off.
    */
-  async raw(call: RawCall): Promise<RawResponse> {
+  async upload(call: UploadCall): Promise<ApiResult> {
     const path = validateApiPath(call.path);
-    const query = encodeParams(call.query ?? {});
-    const intent: WriteIntent = {
-      tool: call.tool,
-      method: call.method,
-      path,
-      params: call.upload?.params ?? call.query ?? {},
-      ...(call.upload ? { upload: { fileName: call.upload.fileName, bytes: call.upload.bytes } } : {}),
-    };
-    await this.admit(intent, call.signal);
-    try {
-      const response = await this.send(
-        {
-          method: call.method,
-          path,
-          query,
-          body: call.body?.stream,
-          contentType: call.body?.contentType,
-          contentLength: call.body?.length,
-        },
-        call.signal,
-      );
-      if (response.statusCode < 200 || response.statusCode > 299) {
-        throw await this.httpError(response, call.method, path);
-      }
-      if (call.method !== "GET") {
-        // Writes through raw() (uploads) are recorded when their answer is known by the caller.
-        this.recordWrite(intent, { status: response.statusCode });
-      }
-      return {
-        status: response.statusCode,
-        contentType: headerText(response.headers["content-type"]),
-        headers: response.headers,
-        body: response.body,
-      };
-    } catch (error) {
-      const failure = this.toFailure(error, call.signal, undefined);
-      this.recordWrite(intent, failure instanceof ProxmoxHttpError ? { status: failure.status, error: failure.message } : { error: failure.message });
-      throw failure;
-    }
+    return this.perform(
+      {
+        tool: call.tool,
+        method: "POST",
+        path,
+        params: call.upload.params,
+        upload: { fileName: call.upload.fileName, bytes: call.upload.bytes },
+      },
+      {
+        method: "POST",
+        path,
+        query: encodeParams(call.query ?? {}),
+        body: call.body.stream,
+        contentType: call.body.contentType,
+        contentLength: call.body.length,
+      },
+      { caller: call.signal },
+      (response) => this.readWhole(response, "POST", path, "json"),
+    );
+  }
+
+  /**
+   * A GET whose answer is streamed to the caller (downloads). Non-2xx answers throw
+   * ProxmoxHttpError; timeouts are the agent's header and idle-body limits.
+   */
+  async stream(call: StreamCall): Promise<StreamResponse> {
+    const path = validateApiPath(call.path);
+    return this.perform(
+      { tool: call.tool, method: "GET", path, params: call.query ?? {} },
+      { method: "GET", path, query: encodeParams(call.query ?? {}), body: undefined, contentType: undefined },
+      { caller: call.signal },
+      async (response) => {
+        if (response.statusCode < 200 || response.statusCode > 299) throw await this.httpError(response, "GET", path);
+        return {
+          status: response.statusCode,
+          contentType: headerText(response.headers["content-type"]),
+          headers: response.headers,
+          body: response.body,
+        };
+      },
+    );
   }
 
   /** Convenience for internal reads (task status, node list, network config). */
@@ -225,6 +229,35 @@ export class ProxmoxClient {
 
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined);
+  }
+
+  /**
+   * The one path every request takes: local rules (read-only, the gate), the request, reading
+   * its answer, and the audit record of the outcome. Nothing is retried.
+   */
+  private async perform<T extends { status: number; envelope?: Record<string, unknown> }>(
+    intent: WriteIntent,
+    request: SendRequest,
+    signals: { caller: AbortSignal | undefined; deadline?: AbortSignal },
+    read: (response: Dispatcher.ResponseData) => Promise<T>,
+  ): Promise<T> {
+    await this.admit(intent, signals.caller);
+    const { caller, deadline } = signals;
+    const signal = caller && deadline ? AbortSignal.any([caller, deadline]) : (caller ?? deadline);
+    try {
+      const value = await read(await this.send(request, signal));
+      this.recordWrite(intent, { status: value.status, upid: parseUpid(value.envelope?.data)?.upid });
+      return value;
+    } catch (error) {
+      const failure = this.toFailure(error, caller, deadline);
+      this.recordWrite(
+        intent,
+        failure instanceof ProxmoxHttpError
+          ? { status: failure.status, error: failure.message }
+          : { error: failure.message },
+      );
+      throw failure;
+    }
   }
 
   private async admit(intent: WriteIntent, signal: AbortSignal | undefined): Promise<void> {
@@ -248,17 +281,7 @@ export class ProxmoxClient {
     this.gate.record(intent, { ...outcome, ...(outcome.error ? { error: this.redact(outcome.error) } : {}) });
   }
 
-  private async send(
-    req: {
-      method: HttpMethod;
-      path: string;
-      query: string;
-      body: string | RawBody["stream"] | undefined;
-      contentType: string | undefined;
-      contentLength?: number | undefined;
-    },
-    signal: AbortSignal | undefined,
-  ): Promise<Dispatcher.ResponseData> {
+  private async send(req: SendRequest, signal: AbortSignal | undefined): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = {
       authorization: this.authorization,
       accept: "application/json, text/plain;q=0.9, */*;q=0.5",
@@ -306,7 +329,12 @@ export class ProxmoxClient {
       try {
         const parsed: unknown = JSON.parse(text);
         if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
-          return { status: response.statusCode, contentType, envelope: parsed as Record<string, unknown>, bytes: bytes.length };
+          return {
+            status: response.statusCode,
+            contentType,
+            envelope: parsed as Record<string, unknown>,
+            bytes: bytes.length,
+          };
         }
       } catch {
         // not JSON after all: hand it back as text
@@ -315,7 +343,11 @@ export class ProxmoxClient {
     return { status: response.statusCode, contentType, text, bytes: bytes.length };
   }
 
-  private async httpError(response: Dispatcher.ResponseData, method: HttpMethod, path: string): Promise<ProxmoxHttpError> {
+  private async httpError(
+    response: Dispatcher.ResponseData,
+    method: HttpMethod,
+    path: string,
+  ): Promise<ProxmoxHttpError> {
     const bytes = await readCapped(response.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
     let detail = "";
     let errors: Record<string, string> | undefined;
@@ -367,7 +399,10 @@ function headerText(value: string | string[] | undefined): string {
 }
 
 /** Reads a body up to `limit` bytes; undefined (and the body destroyed) when it is larger. */
-export async function readCapped(body: Readable & AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | undefined> {
+export async function readCapped(
+  body: Readable & AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of body) {

@@ -37,7 +37,10 @@ export function validateApiPath(path: string): string {
     } catch {
       refuse(path, `segment ${JSON.stringify(segment)} has an invalid percent escape`);
     }
-    if (decoded === "." || decoded === "..") refuse(path, "'.' and '..' segments are not allowed");
+    // the server decodes the whole path before it splits it, so an encoded '/' separates too
+    if (decoded.split("/").some((part) => part === "." || part === "..")) {
+      refuse(path, "'.' and '..' segments are not allowed");
+    }
     if (decoded.includes("%")) refuse(path, `segment ${JSON.stringify(segment)} is encoded twice`);
     if (/[\x00-\x1f\x7f]/.test(decoded)) refuse(path, "it contains encoded control characters");
     if (decoded.includes("\\")) refuse(path, "it contains an encoded backslash");
@@ -47,4 +50,20 @@ export function validateApiPath(path: string): string {
     out += char === "/" || PCHAR.test(char) ? char : encodeURIComponent(char);
   }
   return out;
+}
+
+/** True when a path carries an encoded '/', which Proxmox treats as a separator when routing. */
+export function hasEncodedSlash(path: string): boolean {
+  return /%2f/i.test(path);
+}
+
+/**
+ * A validated path as pve-http-server routes it: decoded whole, split on '/', each segment
+ * re-encoded. `/nodes/pve/qemu%2F100/status/stop` becomes `/nodes/pve/qemu/100/status/stop`.
+ */
+export function serverView(path: string): string {
+  const segments = decodeURIComponent(path)
+    .split("/")
+    .filter((segment) => segment.length > 0);
+  return `/${segments.map(encodeSegment).join("/")}`;
 }

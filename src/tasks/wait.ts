@@ -90,7 +90,17 @@ export async function waitForTask(
   const base = { upid: upid.upid, node: upid.node, type: upid.type, id: upid.id };
   let status: TaskStatus = {};
   for (let attempt = 0; ; attempt++) {
-    status = ((await client.getData(taskPath(upid, "status"), {}, options.signal, options.tool)) ?? {}) as TaskStatus;
+    // one poll may not outlast the wait: a hanging status read ends with the wait's time
+    const left = Math.max(1, options.timeoutMs - (now() - started));
+    const pollSignal = options.signal
+      ? AbortSignal.any([options.signal, AbortSignal.timeout(left)])
+      : AbortSignal.timeout(left);
+    try {
+      status = ((await client.getData(taskPath(upid, "status"), {}, pollSignal, options.tool)) ?? {}) as TaskStatus;
+    } catch (error) {
+      if (options.signal?.aborted || !pollSignal.aborted) throw error;
+      status = { status: "running" };
+    }
     if (status.status === "stopped") break;
     const remaining = options.timeoutMs - (now() - started);
     if (remaining <= 0) {

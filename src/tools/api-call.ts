@@ -1,18 +1,13 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ApiCall, ApiResult, ProxmoxClient } from "../proxmox/client.ts";
+import { resultPayload, type ApiCall, type ProxmoxClient } from "../proxmox/client.ts";
 import { adviseFailure, type AdviceSources, type FailedCall } from "../advice/advise.ts";
 import { prepareForCatalog } from "../advice/parameters.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
 import type { ServerDeps } from "../server.ts";
-import { parseUpid } from "../tasks/upid.ts";
+import { ProxmoxTransportError } from "../proxmox/errors.ts";
+import { parseUpid, taskPath } from "../tasks/upid.ts";
 import { DEFAULT_WAIT_S, waitForTask } from "../tasks/wait.ts";
 import { failureResult, okResult } from "./result.ts";
-
-/** The JSON envelope as Proxmox sent it, or the text body. */
-export function resultPayload(result: ApiResult): Record<string, unknown> {
-  if (result.envelope) return { ...result.envelope };
-  return { content_type: result.contentType, text: result.text ?? "" };
-}
 
 export interface WaitRequest {
   wait?: boolean | undefined;
@@ -48,7 +43,13 @@ export async function addTaskOutcome(
     });
     return { ...payload, task };
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (signal?.aborted) {
+      throw new ProxmoxTransportError(
+        "cancelled",
+        "waiting for the task was cancelled by the client",
+        `The task ${upid.upid} keeps running; check it with GET ${taskPath(upid, "status")}.`,
+      );
+    }
     const why = client.redact(error instanceof Error ? error.message : String(error));
     return {
       ...payload,

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogSource } from "../catalog/catalog.ts";
 import { CatalogUnavailableError, type CatalogProvider } from "../catalog/loader.ts";
-import type { Redactor } from "../proxmox/redact.ts";
+import { redactDeep, type Redactor } from "../proxmox/redact.ts";
 import { failureResult } from "./result.ts";
 
 /** "cluster https://node:8006/pve-docs/api-viewer/apidoc.js", as results name their source. */
@@ -27,7 +27,7 @@ export function catalogFailure(error: unknown, redact: Redactor): CallToolResult
     return {
       isError: true,
       content: [{ type: "text", text: redact(text) }],
-      structuredContent: JSON.parse(redact(JSON.stringify(structured))) as Record<string, unknown>,
+      structuredContent: redactDeep(structured, redact),
     };
   }
   return failureResult(error, redact);

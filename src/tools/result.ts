@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { summarizeFailure } from "../proxmox/hints.ts";
-import type { Redactor } from "../proxmox/redact.ts";
+import { redactDeep, type Redactor } from "../proxmox/redact.ts";
 
 /** A successful result: the same object as text (for every client) and as structuredContent. */
 export function okResult(payload: Record<string, unknown>): CallToolResult {
@@ -19,6 +19,6 @@ export function failureResult(error: unknown, redact: Redactor, extraHints: read
   return {
     isError: true,
     content: [{ type: "text", text: redact(text) }],
-    structuredContent: JSON.parse(redact(JSON.stringify(structured))) as Record<string, unknown>,
+    structuredContent: redactDeep(structured, redact),
   };
 }

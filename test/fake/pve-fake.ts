@@ -311,17 +311,20 @@ export class FakeProxmox {
     if (!route) {
       return this.respond(res, { status: 501, message: `Method '${method} ${safeDecode(path)}' not implemented` });
     }
-    if (record.body.length > 0) {
-      if (contentType.startsWith("application/json")) {
-        for (const [k, v] of Object.entries(JSON.parse(record.body.toString("utf8")) as Record<string, unknown>)) record.params[k] = String(v);
-      } else {
-        parseForm(record.body.toString("utf8"), record.params);
-      }
-    }
-    for (const [k, v] of query) record.params[k] = v;
     record.pathParams = route.params;
     let reply: FakeReply;
     try {
+      if (record.body.length > 0) {
+        if (contentType.startsWith("application/json")) {
+          for (const [k, v] of Object.entries(JSON.parse(record.body.toString("utf8")) as Record<string, unknown>)) record.params[k] = String(v);
+        } else {
+          parseForm(record.body.toString("utf8"), record.params);
+        }
+      }
+      // query-string values override body values; a repeated key is an array, as in the body
+      const fromQuery: Record<string, string | string[]> = {};
+      parseForm(query.toString(), fromQuery);
+      Object.assign(record.params, fromQuery);
       reply = await route.route.handler(record);
     } catch (error) {
       reply = { status: 500, message: error instanceof Error ? error.message : String(error) };
@@ -348,6 +351,12 @@ export class FakeProxmox {
       return;
     }
     if (reply.stream) {
+      // pve-http-server streams without a length unless it knows one, and ends such a body by
+      // closing the connection: an interrupted stream then looks like a complete one.
+      if (reply.headers?.["content-length"] === undefined) {
+        res.useChunkedEncodingByDefault = false;
+        res.shouldKeepAlive = false;
+      }
       res.writeHead(reply.status ?? 200, { server: "pve-api-daemon/3.0", "content-type": reply.contentType ?? "application/octet-stream", ...reply.headers });
       pipeline(reply.stream, res, (error) => error && res.socket?.destroy());
       return;

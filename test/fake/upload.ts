@@ -147,6 +147,8 @@ export interface DownloadSpec {
   contentType?: string;
   /** Drop the connection after this many bytes. */
   failAfter?: number;
+  /** Send Content-Length (pve-http-server does when it knows the size); otherwise the body ends at connection close. */
+  declareLength?: boolean;
   /** Stop sending (but keep the connection) after this many bytes. */
   hangAfter?: number;
   /** Hash what is sent (default true); benchmarks turn it off to keep the fake's CPU out of the way. */
@@ -339,7 +341,11 @@ export function installFileRoutes(fake: FakeProxmox, events: FileRouteEvents = {
         waiter.resolve();
       }
     };
-    return { stream: generated(spec, record, progress, () => events.onServed?.(record)), contentType: spec.contentType ?? "application/zip" };
+    return {
+      stream: generated(spec, record, progress, () => events.onServed?.(record)),
+      contentType: spec.contentType ?? "application/zip",
+      ...(spec.declareLength ? { headers: { "content-length": String(spec.size) } } : {}),
+    };
   });
 
   return {

@@ -80,6 +80,8 @@ describe("envelope and parameters", () => {
     expect(put!.body.toString()).toBe("disk=scsi0&size=%2B20G");
     expect(put!.params).toEqual({ disk: "scsi0", size: "+20G" });
     expect(del!.url).toBe("/api2/json/nodes/pve1/qemu/130?purge=1");
+    await h.call("proxmox_request", { method: "DELETE", path: "/nodes/pve1/qemu/130", parameters: { "destroy-unreferenced-disks": 1, skiplock: [1, 0] } });
+    expect(fake.apiRequests()[2]!.params).toEqual({ "destroy-unreferenced-disks": "1", skiplock: ["1", "0"] });
     expect(del!.body.length).toBe(0);
     expect(del!.headers["content-type"]).toBeUndefined();
   });

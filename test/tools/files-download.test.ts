@@ -40,16 +40,16 @@ describe("proxmox_download", () => {
   });
 
   test("streams a large binary answer to a new 0600 file with its sha256 (no 512 KiB cap)", async () => {
-    const spec = { size: 5 * 1024 * 1024 + 333, seed: 7 };
+    const spec = { size: 5 * 1024 * 1024 + 333, seed: 7, declareLength: true };
     fx.routes.serve("/ok.zip", spec);
     const h = await fx.connect();
     const destination = join(fx.root, "restore.zip");
     const result = await h.call("proxmox_download", { path: RESTORE, parameters: { volume: "pbs:backup/vm/100/2025", filepath: "/ok.zip" }, destination });
     expect(result.isError).toBeFalsy();
-    const payload = result.structuredContent as { path: string; bytes_written: number; content_type: string; sha256: string };
+    const payload = result.structuredContent as { path: string; bytes_written: number; content_type: string; sha256: string; length_verified: boolean };
     const onDisk = readFileSync(destination);
     expect(onDisk.equals(downloadContent(spec))).toBe(true);
-    expect(payload).toEqual({ path: destination, bytes_written: spec.size, content_type: "application/zip", sha256: sha256(onDisk) });
+    expect(payload).toEqual({ path: destination, bytes_written: spec.size, content_type: "application/zip", sha256: sha256(onDisk), length_verified: true });
     expect(fx.routes.served.at(-1)?.sha256).toBe(payload.sha256);
     expect(statSync(destination).mode & 0o777).toBe(0o600);
     expect(restoreRequests()[0]?.query.get("filepath")).toBe("/ok.zip");
@@ -124,8 +124,19 @@ describe("proxmox_download", () => {
     expect(existsSync(destination)).toBe(false);
   });
 
+  test("a body that ends at connection close is saved, flagged as not length-verified", async () => {
+    fx.routes.serve("/cut.zip", { size: 4 * 1024 * 1024, failAfter: 1024 * 1024 + 5 });
+    const h = await fx.connect();
+    const destination = join(fx.root, "cut.zip");
+    const result = await h.call("proxmox_download", { path: RESTORE, parameters: { volume: "v", filepath: "/cut.zip" }, destination });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ length_verified: false });
+    expect((result.structuredContent as { bytes_written: number }).bytes_written).toBeLessThan(4 * 1024 * 1024);
+    expect(String((result.structuredContent as { note: string }).note)).toContain("cannot be told from a complete one");
+  });
+
   test("a connection dropped mid-stream leaves no partial file", async () => {
-    fx.routes.serve("/drop.zip", { size: 4 * 1024 * 1024, failAfter: 1024 * 1024 + 5 });
+    fx.routes.serve("/drop.zip", { size: 4 * 1024 * 1024, failAfter: 1024 * 1024 + 5, declareLength: true });
     const h = await fx.connect();
     const destination = join(fx.root, "drop.zip");
     const result = await h.call("proxmox_download", { path: RESTORE, parameters: { volume: "v", filepath: "/drop.zip" }, destination });

@@ -1,13 +1,16 @@
 // PROXMOX_AUDIT_LOG: one JSON line per write attempt and per refusal, mode 0600, never the token.
 import { expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FAKE_TOKEN_ID, FAKE_TOKEN_SECRET } from "../fake/pve-fake.ts";
+import { FileAccess } from "../../src/files/resolver.ts";
+import { installFileRoutes } from "../fake/upload.ts";
 import { expectRefusal, policySuite, protectedFile, routeGuestActions } from "../support/policy.ts";
 
 const suite = policySuite((fake) => {
   routeGuestActions(fake);
+  installFileRoutes(fake);
   fake.route("PUT", "/nodes/{node}/qemu/{vmid}/config", () => ({ status: 500, message: "VM 101 is locked (backup)" }));
 });
 
@@ -98,4 +101,27 @@ test("when the audit log cannot be written, writes are refused and nothing is se
   expect(text).toContain("cannot be written (ENOENT)");
   expect(suite.fake.apiRequests().length).toBe(0);
   expect((await harness.call("proxmox_get", { path: "/version" })).isError).toBeFalsy();
+});
+
+test("an upload's line carries the file, its size and the UPID of the copy task", async () => {
+  const path = auditPath();
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "pve-mcp-audit-files-")));
+  chmodSync(root, 0o700);
+  writeFileSync(join(root, "small.iso"), "iso!");
+  try {
+    const harness = await suite.open({ PROXMOX_AUDIT_LOG: path }, { files: new FileAccess({ roots: [root] }) });
+    const result = await harness.call("proxmox_upload", {
+      path: "/nodes/pve1/storage/local/upload",
+      file_path: join(root, "small.iso"),
+      parameters: { content: "iso" },
+    });
+    expect(result.isError).toBeFalsy();
+    const [entry] = lines(path);
+    expect(entry!.tool).toBe("proxmox_upload");
+    expect(entry!.outcome.status).toBe(200);
+    expect(entry!.outcome.upid).toStartWith("UPID:pve1:");
+    expect(JSON.stringify(entry)).toContain("small.iso");
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -30,6 +30,9 @@ const refused: [string, string, string, Record<string, unknown> | undefined, str
   ["HA resource path", "DELETE", "/cluster/ha/resources/vm:100", undefined, "the HA resource vm:100 in the path"],
   ["HA resource migrate", "POST", "/cluster/ha/resources/ct%3A105/migrate", { node: "pve2" }, "the HA resource ct:105 in the path"],
   ["HA sid parameter", "POST", "/cluster/ha/resources", { sid: "vm:100", state: "started" }, "the HA resource in parameter sid"],
+  ["encoded slash hiding the guest segment", "POST", "/nodes/pve1/qemu%2F100/status/stop", undefined, "through the path (/qemu/100)"],
+  ["encoded slash hiding a batch", "POST", "/nodes/pve1%2Fexecute", { commands: JSON.stringify([{ method: "POST", path: "/qemu/100/status/stop" }]) }, "through the path (/qemu/100)"],
+  ["ACL on the guest", "PUT", "/access/acl", { path: "/vms/100", roles: "PVEVMAdmin", users: "eve@pve" }, "protected guest 100 (mcp-host, host pve1) through the ACL path /vms/100"],
   ["HA rule resources", "POST", "/cluster/ha/rules", { rule: "r1", type: "node-affinity", resources: "vm:101,ct:100", nodes: "pve1" }, "the HA resource in parameter resources"],
 ];
 

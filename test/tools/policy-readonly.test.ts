@@ -47,11 +47,11 @@ describe("the client refuses non-GET as a second wall", () => {
     expect(suite.fake.apiRequests().length).toBe(0);
   });
 
-  test("raw() uploads are refused too", async () => {
+  test("client.upload() is refused too", async () => {
     const h = await readOnly();
     const body = { stream: Readable.from([Buffer.from("x")]), length: 1, contentType: "multipart/form-data; boundary=b" };
     const error = await caught(
-      h.proxmox.raw({ tool: "proxmox_upload", method: "POST", path: "/nodes/pve1/storage/local/upload", body, upload: { fileName: "a.iso", bytes: 1, params: { content: "iso" } } }),
+      h.proxmox.upload({ tool: "proxmox_upload", path: "/nodes/pve1/storage/local/upload", body, upload: { fileName: "a.iso", bytes: 1, params: { content: "iso" } } }),
     );
     expect(error.code).toBe("refused_read_only");
     expect(suite.fake.apiRequests().length).toBe(0);

@@ -26,6 +26,15 @@ describe("deny rules", () => {
     expect(suite.fake.apiRequests().length).toBe(0);
   });
 
+  test("an encoded '/' does not dodge a deny rule, nor an allow list", async () => {
+    const deny = await open({ PROXMOX_DENY: "* /nodes/*/qemu/**" });
+    expectRefusal(await deny.call("proxmox_request", { method: "POST", path: "/nodes/pve1/qemu%2F101/status/stop" }), "refused_rule");
+    await deny.close();
+    const allow = await open({ PROXMOX_ALLOW: "POST /nodes/*/qemu%2F101/status/stop" });
+    expectRefusal(await allow.call("proxmox_request", { method: "POST", path: "/nodes/pve1/qemu%2F101/status/stop" }), "refused_rule");
+    expect(suite.fake.apiRequests().length).toBe(0);
+  });
+
   test("a write no rule matches passes", async () => {
     const h = await open({ PROXMOX_DENY: "DELETE /nodes/**" });
     expect((await h.call("proxmox_request", { method: "POST", path: "/nodes/pve1/qemu/101/status/start" })).isError).toBeFalsy();

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { LocalRefusal } from "../../src/proxmox/errors.ts";
-import { encodeSegment, validateApiPath } from "../../src/proxmox/path.ts";
+import { encodeSegment, serverView, validateApiPath } from "../../src/proxmox/path.ts";
 
 describe("validateApiPath accepts", () => {
   test.each([
@@ -68,5 +68,23 @@ describe("encodeSegment", () => {
   ])("%s -> %s", (value, expected) => {
     expect(encodeSegment(value)).toBe(expected);
     expect(validateApiPath(`/x/${encodeSegment(value)}`)).toBe(`/x/${expected}`);
+  });
+});
+
+describe("serverView: the path as Proxmox routes it", () => {
+  test.each([
+    ["/nodes/pve/qemu/100/status/stop", "/nodes/pve/qemu/100/status/stop"],
+    ["/nodes/pve/qemu%2F100/status/stop", "/nodes/pve/qemu/100/status/stop"],
+    ["/nodes/pve1%2Fexecute", "/nodes/pve1/execute"],
+    ["/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso", "/nodes/pve/storage/local/content/local:iso/debian.iso"],
+  ])("%s -> %s", (path, expected) => {
+    expect(serverView(validateApiPath(path))).toBe(expected);
+  });
+  test.each([
+    ["/nodes/a/x%2F..%2Fy"],
+    ["/nodes/a/%2E%2E%2Fy"],
+    ["/nodes/a/x%2F."],
+  ])("an encoded '/' cannot smuggle a dot segment: %s", (path) => {
+    expect(() => validateApiPath(path)).toThrow("'.' and '..'");
   });
 });

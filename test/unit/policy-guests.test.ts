@@ -234,3 +234,15 @@ describe.skipIf(!haveSharedData("policy guest forms against the PVE 9.1 schema")
     }
   });
 });
+
+describe("ACLs on a guest", () => {
+  test.each([
+    ["/vms/100", [100]],
+    ["/vms/100/", [100]],
+    ["/vms", []],
+    ["/storage/local", []],
+    ["/pool/vms100", []],
+  ])("PUT /access/acl path=%s touches %j", (aclPath, expected) => {
+    expect(guestsTouched("/access/acl", { path: aclPath, roles: "PVEVMAdmin", users: "eve@pve" }).guests.map((g) => g.vmid)).toEqual(expected);
+  });
+});
