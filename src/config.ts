@@ -104,11 +104,11 @@ export function parseBoolean(name: string, value: string | undefined, fallback: 
   throw new ConfigError(name, "expected true or false");
 }
 
-export function parsePositiveInt(name: string, value: string | undefined, fallback: number, max: number): number {
+export function parsePositiveInt(name: string, value: string | undefined, fallback: number, max: number, unit = ""): number {
   if (value === undefined || value.trim() === "") return fallback;
   const v = value.trim();
   if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) {
-    throw new ConfigError(name, `expected a whole number of milliseconds from 1 to ${max}`);
+    throw new ConfigError(name, `expected a whole number${unit ? ` of ${unit}` : ""} from 1 to ${max}`);
   }
   return Number(v);
 }
@@ -138,7 +138,7 @@ export function loadConnectionConfig(env: Env): ConnectionConfig {
     tokenSecret: parseTokenSecret(env.PROXMOX_TOKEN_SECRET),
     verifyTls: parseBoolean("PROXMOX_VERIFY_TLS", env.PROXMOX_VERIFY_TLS, true),
     ca: readCaFile(env.PROXMOX_CA_FILE),
-    timeoutMs: parsePositiveInt("PROXMOX_TIMEOUT_MS", env.PROXMOX_TIMEOUT_MS, 120_000, 86_400_000),
+    timeoutMs: parsePositiveInt("PROXMOX_TIMEOUT_MS", env.PROXMOX_TIMEOUT_MS, 120_000, 86_400_000, "milliseconds"),
   };
 }
 

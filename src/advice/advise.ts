@@ -2,7 +2,8 @@ import type { Catalog, Endpoint } from "../catalog/catalog.ts";
 import { describePermissions } from "../catalog/describe.ts";
 import type { HttpMethod, ProxmoxClient } from "../proxmox/client.ts";
 import { ProxmoxHttpError } from "../proxmox/errors.ts";
-import { acceptedParameters } from "./parameters.ts";
+import { nodeOfPath } from "../proxmox/path.ts";
+import { acceptedParameters, placeholders } from "./parameters.ts";
 
 /** How long an error may wait for the catalog or the node list before it is returned without them. */
 export const ADVICE_BUDGET_MS = 1500;
@@ -18,8 +19,6 @@ export interface FailedCall {
   path: string;
   signal?: AbortSignal | undefined;
 }
-
-const placeholders = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
 function findEndpoint(catalog: Catalog, method: string, path: string): Endpoint | undefined {
   const match = catalog.match(path);
@@ -127,11 +126,7 @@ export async function adviseFailure(error: unknown, call: FailedCall, sources: A
   if (!(error instanceof ProxmoxHttpError)) return [];
   try {
     if (isNodeProblem(error)) {
-      const pathNode = /^\/nodes\/([^/]+)/.exec(call.path)?.[1];
-      return nodeAdvice(
-        pathNode ? decodeURIComponent(pathNode) : undefined,
-        await clusterNodes(sources.client, call.signal),
-      );
+      return nodeAdvice(nodeOfPath(call.path), await clusterNodes(sources.client, call.signal));
     }
     if (![400, 403, 500, 501].includes(error.status)) return [];
     const catalog = await sources.catalog(withBudget(call.signal));

@@ -4,6 +4,11 @@ import type { Params, ParamValue } from "../proxmox/params.ts";
 
 type ParameterShape = ParameterInfo;
 
+/** The {placeholder} names of a path template. */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+}
+
 function isOptional(p: ParameterShape): boolean {
   return toFlag(p.optional);
 }
@@ -80,6 +85,10 @@ export function prepareForCatalog(
   const match = catalog?.match(path);
   const endpoint = match ? catalog?.endpoint(method, match.template) : undefined;
   if (!match || !endpoint) return { params, warnings: [] };
-  const placeholders = [...match.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  return prepareParams(params, endpoint.parameters, placeholders, `${endpoint.method} ${endpoint.path}`);
+  return prepareParams(
+    params,
+    endpoint.parameters,
+    placeholders(match.template),
+    `${endpoint.method} ${endpoint.path}`,
+  );
 }

@@ -20,6 +20,8 @@ const numberish = z
 const text = z.string().nullish();
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+/** What z.record(z.string(), z.unknown()) accepts, checked without copying every entry. */
+const anyObject = z.custom<Record<string, unknown>>(isPlainObject, "expected an object");
 
 /** 1, "1", true -> true; 0, "0", false, null, missing -> false. */
 export function toFlag(value: unknown): boolean {
@@ -100,7 +102,7 @@ const MethodShellSchema = z.looseObject({
   ...MethodFields,
   parameters: z
     .looseObject({
-      properties: z.record(z.string(), z.unknown()).nullish(),
+      properties: anyObject.nullish(),
       additionalProperties: z.unknown().optional(),
     })
     .nullish(),
@@ -150,7 +152,7 @@ export const NodeSchema: z.ZodType<SchemaNode> = z.looseObject({
   path: z.string().startsWith("/"),
   text,
   leaf: flag,
-  info: z.record(z.string(), z.unknown()).nullish(),
+  info: anyObject.nullish(),
   children: ChildrenSchema,
 });
 

@@ -28,14 +28,18 @@ class WriteFailure extends Error {}
  * Writes the body to `fd` chunk by chunk as it arrives; the next chunk is not read before the
  * last one is on disk, so memory stays flat and a slow disk slows the socket.
  */
-async function saveBody(body: AsyncIterable<Uint8Array>, fd: number, hooks: FileAccessHooks): Promise<{ bytes: number; sha256: string }> {
+async function saveBody(
+  body: AsyncIterable<Uint8Array>,
+  fd: number,
+  hooks: FileAccessHooks,
+): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash("sha256");
   let written = 0;
   for await (const chunk of body) {
     hash.update(chunk);
     try {
       if (hooks.beforeWrite) await hooks.beforeWrite(written);
-      for (let offset = 0; offset < chunk.byteLength; ) {
+      for (let offset = 0; offset < chunk.byteLength;) {
         const n = writeSync(fd, chunk, offset, Math.min(DOWNLOAD_WRITE_BYTES, chunk.byteLength - offset));
         if (n <= 0) throw Object.assign(new Error("the disk accepted no bytes"), { code: "EIO" });
         offset += n;
@@ -61,7 +65,8 @@ function downloadFailure(error: unknown, client: ProxmoxClient, path: string, si
       `writing ${path} failed${code ? ` (${code})` : ""}: ${error.message}; the partial file was removed${code === "ENOSPC" ? ". The disk is full: free space or choose a destination on another filesystem" : ""}`,
     );
   }
-  if (error instanceof ProxmoxHttpError || error instanceof LocalRefusal || error instanceof ProxmoxTransportError) return error;
+  if (error instanceof ProxmoxHttpError || error instanceof LocalRefusal || error instanceof ProxmoxTransportError)
+    return error;
   // Failures while the body streams come straight from undici; raw() classified only the start.
   return classifyTransportError(error, {
     origin: client.origin,
@@ -73,7 +78,11 @@ function downloadFailure(error: unknown, client: ProxmoxClient, path: string, si
 }
 
 /** GETs an API path into a new file inside PROXMOX_FILE_ROOTS; on any failure no file is left behind. */
-export async function downloadToFile(client: ProxmoxClient, files: FileAccess, request: DownloadRequest): Promise<Record<string, unknown>> {
+export async function downloadToFile(
+  client: ProxmoxClient,
+  files: FileAccess,
+  request: DownloadRequest,
+): Promise<Record<string, unknown>> {
   const path = validateApiPath(request.path);
   const params = normalizeParameters(request.parameters);
   const target = await files.createForDownload(request.destination);
@@ -96,7 +105,9 @@ export async function downloadToFile(client: ProxmoxClient, files: FileAccess, r
       sha256,
       length_verified: declared !== undefined,
       ...(declared === undefined
-        ? { note: "Proxmox sent no length for this stream, so an interrupted transfer cannot be told from a complete one; compare the sha256 or size with the source if it matters." }
+        ? {
+            note: "Proxmox sent no length for this stream, so an interrupted transfer cannot be told from a complete one; compare the sha256 or size with the source if it matters.",
+          }
         : {}),
     };
   } catch (error) {

@@ -4,7 +4,7 @@
 // comes first and is spelled exactly so. Everything else travels in the query string.
 import { randomBytes } from "node:crypto";
 import { LocalRefusal } from "../proxmox/errors.ts";
-import type { Params, ParamValue } from "../proxmox/params.ts";
+import { scalarText, type Params, type ParamValue } from "../proxmox/params.ts";
 
 /** The only text parts the parser looks for, in the only order it accepts. */
 export const TEXT_PARTS = ["content", "checksum-algorithm", "checksum"] as const;
@@ -38,15 +38,20 @@ export function newBoundary(): string {
 
 function textValue(name: string, value: ParamValue): string {
   if (Array.isArray(value)) refuse(`parameter '${name}' must be a single value for an upload`);
-  const text = typeof value === "boolean" ? (value ? "1" : "0") : String(value);
-  if (CONTROL.test(text)) refuse(`parameter '${name}' contains control characters (line breaks would break the upload body)`);
+  const text = scalarText(value);
+  if (CONTROL.test(text))
+    refuse(`parameter '${name}' contains control characters (line breaks would break the upload body)`);
   return text;
 }
 
 function checkFileName(name: string): string {
   if (name.trim() === "") refuse("the upload's file name is empty; pass parameters.filename");
-  if (name.includes('"')) refuse(`file name ${JSON.stringify(name)} contains a double quote, which Proxmox's upload parser cannot read; pass another parameters.filename`);
-  if (CONTROL.test(name)) refuse(`file name ${JSON.stringify(name)} contains control characters; pass another parameters.filename`);
+  if (name.includes('"'))
+    refuse(
+      `file name ${JSON.stringify(name)} contains a double quote, which Proxmox's upload parser cannot read; pass another parameters.filename`,
+    );
+  if (CONTROL.test(name))
+    refuse(`file name ${JSON.stringify(name)} contains control characters; pass another parameters.filename`);
   return name;
 }
 

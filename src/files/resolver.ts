@@ -70,7 +70,9 @@ export class FileAccess {
     const real = await this.realPath(given, "file_path");
     const root = this.rootOf(real, given);
     await this.checkDirectories(dirname(real), root, given);
-    const checked = await lstat(real, { bigint: true }).catch((error: unknown) => refuse(`${given} cannot be read (${errno(error)})`));
+    const checked = await lstat(real, { bigint: true }).catch((error: unknown) =>
+      refuse(`${given} cannot be read (${errno(error)})`),
+    );
     if (!checked.isFile()) refuse(`${given} is ${kindOf(checked)}; only regular files can be uploaded`);
     await this.hooks.afterValidate?.(real);
 
@@ -86,7 +88,9 @@ export class FileAccess {
     try {
       const opened = await handle.stat({ bigint: true });
       if (!opened.isFile() || opened.dev !== checked.dev || opened.ino !== checked.ino) {
-        refuse(`${given} changed between the check and the open (now ${opened.isFile() ? "a different file" : kindOf(opened)}); nothing was sent`);
+        refuse(
+          `${given} changed between the check and the open (now ${opened.isFile() ? "a different file" : kindOf(opened)}); nothing was sent`,
+        );
       }
       return { handle, realPath: real, name: basename(given), size: Number(opened.size) };
     } catch (error) {
@@ -103,7 +107,9 @@ export class FileAccess {
     const given = this.checkGiven(input, "destination");
     const name = basename(given);
     if (given.endsWith("/") || name === "" || name === "." || name === "..") {
-      refuse(`destination ${given} does not name a file; give the full path of a new file, e.g. ${this.roots[0]}/task.log`);
+      refuse(
+        `destination ${given} does not name a file; give the full path of a new file, e.g. ${this.roots[0]}/task.log`,
+      );
     }
     const parent = await this.realPath(dirname(given), "destination's parent directory");
     const root = this.rootOf(parent, given);
@@ -113,11 +119,17 @@ export class FileAccess {
 
     let handle: FileHandle;
     try {
-      handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      handle = await open(
+        target,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
+      );
     } catch (error) {
       const code = errno(error);
       if (code === "EEXIST") {
-        refuse(`destination ${given} already exists (possibly as a symbolic link); downloads never overwrite, so choose a new file name`);
+        refuse(
+          `destination ${given} already exists (possibly as a symbolic link); downloads never overwrite, so choose a new file name`,
+        );
       }
       refuse(`destination ${given} cannot be created (${code})`);
     }
@@ -141,7 +153,8 @@ export class FileAccess {
   private checkGiven(input: unknown, what: string): string {
     if (typeof input !== "string" || input === "") refuse(`${what} must be a non-empty absolute path`);
     if (input.includes("\0")) refuse(`${what} contains a NUL byte`);
-    if (!isAbsolute(input)) refuse(`${what} ${JSON.stringify(input)} is not absolute; give a full path inside ${this.rootsText()}`);
+    if (!isAbsolute(input))
+      refuse(`${what} ${JSON.stringify(input)} is not absolute; give a full path inside ${this.rootsText()}`);
     return input;
   }
 
@@ -150,7 +163,8 @@ export class FileAccess {
       return await realpath(path);
     } catch (error) {
       const code = errno(error);
-      if (code === "ENOENT") refuse(`${what} ${path} does not exist${what === "file_path" ? "" : "; create the directory first"}`);
+      if (code === "ENOENT")
+        refuse(`${what} ${path} does not exist${what === "file_path" ? "" : "; create the directory first"}`);
       if (code === "ELOOP") refuse(`${what} ${path} runs into a loop of symbolic links`);
       if (code === "ENOTDIR") refuse(`${what} ${path} goes through something that is not a directory`);
       refuse(`${what} ${path} cannot be resolved (${code})`);
@@ -170,7 +184,9 @@ export class FileAccess {
   /** `dir` and each directory above it up to and including `root`: real directories that others cannot write to. */
   private async checkDirectories(dir: string, root: string, given: string): Promise<void> {
     for (let current = dir; ; current = dirname(current)) {
-      const stat = await lstat(current, { bigint: true }).catch((error: unknown) => refuse(`${current} cannot be read (${errno(error)})`));
+      const stat = await lstat(current, { bigint: true }).catch((error: unknown) =>
+        refuse(`${current} cannot be read (${errno(error)})`),
+      );
       if (!stat.isDirectory()) refuse(`${current} (on the way to ${given}) changed after it was resolved`);
       if ((Number(stat.mode) & OTHERS_WRITABLE) !== 0) {
         refuse(

@@ -3,14 +3,23 @@ import { ConfigError } from "../config.ts";
 import type { WriteIntent, WriteOutcome } from "../proxmox/client.ts";
 import type { ParamValue } from "../proxmox/params.ts";
 import { redactDeep, type Redactor } from "../proxmox/redact.ts";
-import { pathSegments } from "./rules.ts";
+import { pathSegments } from "../proxmox/path.ts";
 
 export const REDACTED = "[redacted]";
 
 /** Parameter names whose values are credentials: password, cipassword, secret, key, token and the like. */
 const SECRET_NAME = /pass|secret|token|key|cred|auth|private|psk|cookie|ticket|signature|header|otp/i;
 /** Names the pattern catches that hold nothing secret (checked against the PVE 9.1 schema). */
-const NOT_SECRET = new Set(["keyboard", "authid", "author", "authsupported", "tokenid", "token-coefficient", "generate-password", "webauthn"]);
+const NOT_SECRET = new Set([
+  "keyboard",
+  "authid",
+  "author",
+  "authsupported",
+  "tokenid",
+  "token-coefficient",
+  "generate-password",
+  "webauthn",
+]);
 /** `name=value` inside a property string whose name looks secret. */
 const SECRET_PROPERTY = /(^|,)([A-Za-z0-9_-]*(?:pass|secret|token|key|psk)[A-Za-z0-9_-]*)=([^,]*)/gi;
 
@@ -63,7 +72,8 @@ function resultOf(outcome: WriteOutcome): AuditResult {
 
 /** One audit line (no trailing newline): redacted parameters, and the token removed from all of it. */
 export function auditLine(intent: WriteIntent, outcome: WriteOutcome, time: Date, redact: Redactor): string {
-  const scrub = (text: string) => secretValues(intent.params, intent.path).reduce((out, secret) => out.split(secret).join(REDACTED), text);
+  const scrub = (text: string) =>
+    secretValues(intent.params, intent.path).reduce((out, secret) => out.split(secret).join(REDACTED), text);
   const entry: AuditEntry = {
     time: time.toISOString(),
     tool: intent.tool,
@@ -99,7 +109,10 @@ export class AuditFile {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "unwritable";
       const why = code === "ELOOP" ? "it is a symbolic link, which is not followed" : code;
-      throw new ConfigError("PROXMOX_AUDIT_LOG", `cannot open ${this.path} for appending (${why}); expected a writable file path whose directory exists`);
+      throw new ConfigError(
+        "PROXMOX_AUDIT_LOG",
+        `cannot open ${this.path} for appending (${why}); expected a writable file path whose directory exists`,
+      );
     }
     try {
       const mode = fstatSync(fd).mode & 0o777;

@@ -1,14 +1,21 @@
 import type { Logger } from "../log.ts";
-import { HTTP_METHODS, type HttpMethod, type ProxmoxClient, type WriteGate, type WriteIntent, type WriteOutcome } from "../proxmox/client.ts";
+import {
+  HTTP_METHODS,
+  type HttpMethod,
+  type ProxmoxClient,
+  type WriteGate,
+  type WriteIntent,
+  type WriteOutcome,
+} from "../proxmox/client.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
 import type { ParamValue, Params } from "../proxmox/params.ts";
-import { hasEncodedSlash, serverView, validateApiPath } from "../proxmox/path.ts";
+import { hasEncodedSlash, pathSegments, serverView, validateApiPath } from "../proxmox/path.ts";
 import type { Redactor } from "../proxmox/redact.ts";
 import { AuditFile, auditLine } from "./audit.ts";
 import type { PolicyConfig } from "./config.ts";
 import { guestsTouched, type GuestTouch } from "./guests.ts";
 import { loadProtection, type ProtectedGuest, type Protection } from "./protected.ts";
-import { firstMatch, pathSegments, type WriteRule } from "./rules.ts";
+import { firstMatch, type WriteRule } from "./rules.ts";
 import { checkVlan } from "./vlan.ts";
 
 export interface PolicyGateOptions {
@@ -33,7 +40,10 @@ function rulesText(rules: readonly WriteRule[]): string {
 
 function batchParam(value: unknown): ParamValue {
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
+  if (
+    Array.isArray(value) &&
+    value.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")
+  ) {
     return value as ParamValue;
   }
   return JSON.stringify(value);
@@ -45,7 +55,8 @@ function batchParam(value: unknown): ParamValue {
  */
 export function expandBatch(intent: WriteIntent, depth = 0): WriteIntent[] {
   const segments = pathSegments(intent.path);
-  if (intent.method !== "POST" || segments.length !== 3 || segments[0] !== "nodes" || segments[2] !== "execute") return [intent];
+  if (intent.method !== "POST" || segments.length !== 3 || segments[0] !== "nodes" || segments[2] !== "execute")
+    return [intent];
   const unreadable = (why: string) =>
     new LocalRefusal(
       "refused_rule",
@@ -63,7 +74,8 @@ export function expandBatch(intent: WriteIntent, depth = 0): WriteIntent[] {
   if (!Array.isArray(commands)) throw unreadable("are not a JSON array");
   const nodeSegment = intent.path.split("/")[2]!;
   const nested = commands.flatMap((command, i): WriteIntent[] => {
-    if (command === null || typeof command !== "object") throw unreadable(`contain an entry (#${i}) that is not an object`);
+    if (command === null || typeof command !== "object")
+      throw unreadable(`contain an entry (#${i}) that is not an object`);
     const { method, path, args } = command as Record<string, unknown>;
     const upper = typeof method === "string" ? method.toUpperCase() : "";
     if (!(HTTP_METHODS as readonly string[]).includes(upper) || typeof path !== "string") {
@@ -71,7 +83,8 @@ export function expandBatch(intent: WriteIntent, depth = 0): WriteIntent[] {
     }
     const params: Params = {};
     if (args !== undefined && args !== null) {
-      if (typeof args !== "object" || Array.isArray(args)) throw unreadable(`contain an entry (#${i}) whose args are not an object`);
+      if (typeof args !== "object" || Array.isArray(args))
+        throw unreadable(`contain an entry (#${i}) whose args are not an object`);
       for (const [name, value] of Object.entries(args)) params[name] = batchParam(value);
     }
     const inner: WriteIntent = {
@@ -108,9 +121,14 @@ export class PolicyGate implements WriteGate {
     const { policy, protection, log } = this;
     const warning = this.audit?.open();
     if (warning) log.warn(warning);
-    if (policy.readOnly) log.info("read-only mode (PROXMOX_READ_ONLY=true): writing tools are not listed and only GET requests reach Proxmox");
+    if (policy.readOnly)
+      log.info(
+        "read-only mode (PROXMOX_READ_ONLY=true): writing tools are not listed and only GET requests reach Proxmox",
+      );
     if (protection.status === "broken") {
-      log.error(`PROXMOX_PROTECTED_VMS_FILE ${protection.file} is unusable: ${protection.problem}. Every write is refused until it is fixed and the server restarted.`);
+      log.error(
+        `PROXMOX_PROTECTED_VMS_FILE ${protection.file} is unusable: ${protection.problem}. Every write is refused until it is fixed and the server restarted.`,
+      );
     } else if (protection.status === "ok" && protection.guests.length === 0) {
       log.warn(`PROXMOX_PROTECTED_VMS_FILE ${protection.file} lists no guests, so no guest is protected`);
     } else if (protection.status === "ok") {
@@ -143,7 +161,9 @@ export class PolicyGate implements WriteGate {
     try {
       this.audit.append(auditLine(intent, outcome, this.now(), this.redact));
     } catch (error) {
-      this.log.error(`audit log ${this.audit.path}: cannot append (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${intent.method} ${intent.path} is not recorded`);
+      this.log.error(
+        `audit log ${this.audit.path}: cannot append (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${intent.method} ${intent.path} is not recorded`,
+      );
     }
   }
 
@@ -160,7 +180,10 @@ export class PolicyGate implements WriteGate {
     }
     const denied = firstMatch(policy.deny, method, path);
     if (denied) {
-      throw new LocalRefusal("refused_rule", `${head} by the rule '${denied.text}' in PROXMOX_DENY. Ask the operator if this change is needed; the rule is theirs.`);
+      throw new LocalRefusal(
+        "refused_rule",
+        `${head} by the rule '${denied.text}' in PROXMOX_DENY. Ask the operator if this change is needed; the rule is theirs.`,
+      );
     }
     if (policy.allow && !firstMatch(policy.allow, method, path)) {
       throw new LocalRefusal(
@@ -175,7 +198,8 @@ export class PolicyGate implements WriteGate {
     const byVmid = new Map(protection.guests.map((guest) => [guest.vmid, guest]));
     const touches = guestsTouched(intent.path, intent.params);
     const hits = new Map<number, GuestTouch>();
-    for (const touch of touches.guests) if (byVmid.has(touch.vmid) && !hits.has(touch.vmid)) hits.set(touch.vmid, touch);
+    for (const touch of touches.guests)
+      if (byVmid.has(touch.vmid) && !hits.has(touch.vmid)) hits.set(touch.vmid, touch);
     const head = `${intent.method} ${intent.path} refused`;
     const advice = `Protected guests are listed in ${protection.file}; make this change by hand, or remove the entry there and restart the server if it is really intended.`;
     if (hits.size > 0) {

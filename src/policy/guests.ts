@@ -1,8 +1,8 @@
 // Which guests a write touches, read from its path and parameters alone (pure, no I/O).
 // Forms follow the PVE 9.1 API schema: pve-vmid / pve-vmid-list parameters, HA resource ids,
 // replication job ids, volume ids of every storage type, and the all-guests actions.
-import type { ParamValue, Params } from "../proxmox/params.ts";
-import { pathSegments } from "./rules.ts";
+import { scalarText, type ParamValue, type Params } from "../proxmox/params.ts";
+import { pathSegments } from "../proxmox/path.ts";
 
 export interface GuestTouch {
   vmid: number;
@@ -30,7 +30,18 @@ const HA_SID_PARAMS = new Set(["sid", "resources"]);
  * Never read as volume ids: names and free text (a VM called vm-101-web, a note that mentions a
  * disk), and the JSON commands of /nodes/{node}/execute, which the gate checks one by one.
  */
-const NOT_VOLUMES = new Set(["description", "comment", "comments", "notes", "notes-template", "name", "hostname", "alias", "tags", "commands"]);
+const NOT_VOLUMES = new Set([
+  "description",
+  "comment",
+  "comments",
+  "notes",
+  "notes-template",
+  "name",
+  "hostname",
+  "alias",
+  "tags",
+  "commands",
+]);
 const ALL_GUEST_ACTIONS = new Set(["startall", "stopall", "suspendall", "migrateall"]);
 const FALSE_VALUES = new Set(["", "0", "false", "no", "off"]);
 
@@ -51,13 +62,13 @@ const VOLUME_FORMS = [
 ];
 
 function scalars(value: ParamValue): string[] {
-  return (Array.isArray(value) ? value : [value]).map((item) =>
-    typeof item === "boolean" ? (item ? "1" : "0") : String(item),
-  );
+  return (Array.isArray(value) ? value : [value]).map(scalarText);
 }
 
 function listItems(value: ParamValue): string[] {
-  return scalars(value).flatMap((text) => text.split(LIST_SEPARATORS)).filter((item) => item !== "");
+  return scalars(value)
+    .flatMap((text) => text.split(LIST_SEPARATORS))
+    .filter((item) => item !== "");
 }
 
 export function isTruthy(value: ParamValue | undefined): boolean {
@@ -106,7 +117,8 @@ function allGuestsAction(segments: readonly string[], params: Params): AllGuests
   }
   if (segments[0] === "nodes" && segments.length === 3 && last === "status") {
     const command = params.command === undefined ? "" : scalars(params.command).join(",");
-    if (/reboot|shutdown/.test(command)) return { action: `${command} of node ${segments[1]}, which stops every guest on it`, except: [] };
+    if (/reboot|shutdown/.test(command))
+      return { action: `${command} of node ${segments[1]}, which stops every guest on it`, except: [] };
   }
   const isBackup =
     (segments[0] === "nodes" && segments.length === 3 && last === "vzdump") ||
@@ -117,7 +129,10 @@ function allGuestsAction(segments: readonly string[], params: Params): AllGuests
       return { action: "a backup of all guests", except };
     }
     if (params.pool !== undefined) {
-      return { action: `a backup of pool ${scalars(params.pool).join(",")} (its members cannot be checked locally)`, except: [] };
+      return {
+        action: `a backup of pool ${scalars(params.pool).join(",")} (its members cannot be checked locally)`,
+        except: [],
+      };
     }
   }
   return undefined;
@@ -143,7 +158,8 @@ export function guestsTouched(path: string, params: Params): Touches {
   }
   const replicationIndex = segments.indexOf("replication");
   const replicationJob = replicationIndex >= 0 ? REPLICATION_JOB.exec(segments[replicationIndex + 1] ?? "") : null;
-  if (replicationJob) add([Number(replicationJob[1])], `the replication job ${segments[replicationIndex + 1]} in the path`);
+  if (replicationJob)
+    add([Number(replicationJob[1])], `the replication job ${segments[replicationIndex + 1]} in the path`);
 
   if (segments[0] === "access" && segments[1] === "acl") {
     // granting or revoking rights on a guest changes who may act on it

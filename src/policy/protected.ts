@@ -19,7 +19,8 @@ export type Protection =
   | { status: "broken"; file: string; problem: string };
 
 const ENTRY_KEYS = new Set(["vmid", "name", "reason", "host"]);
-const EXPECTED = 'expected {"protected_vms": [{"vmid": 100, "name": "mcp-host", "reason": "the VM this server runs in"}]}';
+const EXPECTED =
+  'expected {"protected_vms": [{"vmid": 100, "name": "mcp-host", "reason": "the VM this server runs in"}]}';
 
 function nonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value.trim() !== "";
@@ -48,17 +49,21 @@ export function parseProtectedGuests(text: string): ProtectedGuest[] {
   const seen = new Set<number>();
   return list.map((entry, i) => {
     const where = `protected_vms[${i}]`;
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new Error(`${where} is not an object; ${EXPECTED}`);
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry))
+      throw new Error(`${where} is not an object; ${EXPECTED}`);
     const record = entry as Record<string, unknown>;
     const unknown = Object.keys(record).filter((key) => !ENTRY_KEYS.has(key));
-    if (unknown.length > 0) throw new Error(`${where} has unknown key(s) ${unknown.join(", ")}; allowed are vmid, name, reason, host`);
+    if (unknown.length > 0)
+      throw new Error(`${where} has unknown key(s) ${unknown.join(", ")}; allowed are vmid, name, reason, host`);
     const vmid = parseVmid(record.vmid);
     if (vmid === undefined) throw new Error(`${where}.vmid must be a guest id (a whole number from 100 to 999999999)`);
     if (seen.has(vmid)) throw new Error(`${where}: vmid ${vmid} is listed twice`);
     seen.add(vmid);
     if (!nonEmptyString(record.name)) throw new Error(`${where}.name must be a non-empty string`);
-    if (!nonEmptyString(record.reason)) throw new Error(`${where}.reason must be a non-empty string, shown to whoever is refused`);
-    if (record.host !== undefined && !nonEmptyString(record.host)) throw new Error(`${where}.host must be a non-empty string when given`);
+    if (!nonEmptyString(record.reason))
+      throw new Error(`${where}.reason must be a non-empty string, shown to whoever is refused`);
+    if (record.host !== undefined && !nonEmptyString(record.host))
+      throw new Error(`${where}.host must be a non-empty string when given`);
     return {
       vmid,
       name: record.name,
@@ -69,7 +74,10 @@ export function parseProtectedGuests(text: string): ProtectedGuest[] {
 }
 
 /** Reads PROXMOX_PROTECTED_VMS_FILE once, at startup. Never throws. */
-export function loadProtection(file: string | undefined, read: (path: string) => string = (p) => readFileSync(p, "utf8")): Protection {
+export function loadProtection(
+  file: string | undefined,
+  read: (path: string) => string = (p) => readFileSync(p, "utf8"),
+): Protection {
   if (file === undefined) return { status: "none" };
   let text: string;
   try {

@@ -1,4 +1,5 @@
 import { ConfigError } from "../config.ts";
+import { pathSegments } from "../proxmox/path.ts";
 
 export type RuleMethod = "POST" | "PUT" | "DELETE" | "*";
 
@@ -27,14 +28,20 @@ function parseRule(variable: string, text: string): WriteRule {
   const method = match[1]!.toUpperCase();
   const pattern = match[2]!;
   if (method === "GET") {
-    throw new ConfigError(variable, `rule '${text}' names GET, but rules apply to writes only (POST, PUT, DELETE or *); use PROXMOX_READ_ONLY or the token's role to limit reads`);
+    throw new ConfigError(
+      variable,
+      `rule '${text}' names GET, but rules apply to writes only (POST, PUT, DELETE or *); use PROXMOX_READ_ONLY or the token's role to limit reads`,
+    );
   }
   if (method !== "POST" && method !== "PUT" && method !== "DELETE" && method !== "*") {
     throw new ConfigError(variable, `rule '${text}' has method '${match[1]}'; expected POST, PUT, DELETE or *`);
   }
-  if (!pattern.startsWith("/")) throw new ConfigError(variable, `rule '${text}': the path pattern must start with '/'; ${EXAMPLE}`);
-  if (/[?#\\]/.test(pattern)) throw new ConfigError(variable, `rule '${text}': the path pattern must not contain '?', '#' or '\\'`);
-  if (/^\/api2(\/|$)/i.test(pattern)) throw new ConfigError(variable, `rule '${text}': write the path relative to /api2/json, without that prefix`);
+  if (!pattern.startsWith("/"))
+    throw new ConfigError(variable, `rule '${text}': the path pattern must start with '/'; ${EXAMPLE}`);
+  if (/[?#\\]/.test(pattern))
+    throw new ConfigError(variable, `rule '${text}': the path pattern must not contain '?', '#' or '\\'`);
+  if (/^\/api2(\/|$)/i.test(pattern))
+    throw new ConfigError(variable, `rule '${text}': write the path relative to /api2/json, without that prefix`);
   const raw = pattern === "/" ? [] : pattern.replace(/\/$/, "").split("/").slice(1);
   const segments: string[] = [];
   for (const segment of raw) {
@@ -44,7 +51,10 @@ function parseRule(variable: string, text: string): WriteRule {
       continue;
     }
     if (segment.includes("*")) {
-      throw new ConfigError(variable, `rule '${text}': '*' and '**' must stand for a whole path segment (as in /nodes/*/qemu), not part of one`);
+      throw new ConfigError(
+        variable,
+        `rule '${text}': '*' and '**' must stand for a whole path segment (as in /nodes/*/qemu), not part of one`,
+      );
     }
     const decoded = decodeSegment(segment);
     if (decoded === undefined || decoded === "." || decoded === "..") {
@@ -77,16 +87,6 @@ function matchSegments(pattern: readonly string[], path: readonly string[], p: n
   }
   if (s === path.length) return false;
   return (head === "*" || head === path[s]) && matchSegments(pattern, path, p + 1, s + 1);
-}
-
-/** Segments of an API path for rule matching: decoded, so /content/local%3Aiso%2Fa.iso stays one segment. */
-export function pathSegments(path: string): string[] {
-  const trimmed = path.length > 1 ? path.replace(/\/$/, "") : path;
-  if (trimmed === "/") return [];
-  return trimmed
-    .split("/")
-    .slice(1)
-    .map((segment) => decodeSegment(segment) ?? segment);
 }
 
 export function ruleMatches(rule: WriteRule, method: string, path: string): boolean {

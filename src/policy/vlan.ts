@@ -3,7 +3,7 @@
 import type { ProxmoxClient, WriteIntent } from "../proxmox/client.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
 import type { Params } from "../proxmox/params.ts";
-import { pathSegments } from "./rules.ts";
+import { nodeOfPath } from "../proxmox/path.ts";
 
 export interface TaggedNic {
   /** The parameter, e.g. net0. */
@@ -44,18 +44,14 @@ export function taggedNics(params: Params): TaggedNic[] {
   return nics;
 }
 
-/** The node named by a /nodes/{node}/... path. */
-export function nodeOfPath(path: string): string | undefined {
-  const segments = pathSegments(path);
-  return segments[0] === "nodes" && segments[1] ? segments[1] : undefined;
-}
-
 function flag(value: unknown): boolean {
   return value === true || value === 1 || value === "1";
 }
 
 function listOf(data: unknown): Record<string, unknown>[] {
-  return Array.isArray(data) ? data.filter((item): item is Record<string, unknown> => item !== null && typeof item === "object") : [];
+  return Array.isArray(data)
+    ? data.filter((item): item is Record<string, unknown> => item !== null && typeof item === "object")
+    : [];
 }
 
 export type BridgeVerdict =
@@ -77,13 +73,20 @@ export function judgeNodeBridge(bridge: string, node: string, network: unknown):
           why: `bridge ${bridge} on node ${node} is not VLAN-aware (bridge_vlan_aware is off), so Proxmox would accept the tag and then not carry it. Use a VLAN-aware bridge, drop the tag, or ask the operator to enable "VLAN aware" on ${bridge} (PUT /nodes/${node}/network/${bridge} bridge_vlan_aware=1, then apply the network configuration)`,
         };
   }
-  return { kind: "refuse", why: `${bridge} on node ${node} is a ${String(iface.type)} interface, not a bridge a guest NIC can attach to` };
+  return {
+    kind: "refuse",
+    why: `${bridge} on node ${node} is a ${String(iface.type)} interface, not a bridge a guest NIC can attach to`,
+  };
 }
 
 /** Judges a bridge that is not a node bridge from GET /cluster/sdn/vnets. */
 export function judgeVnet(bridge: string, node: string, vnets: unknown): BridgeVerdict {
   const vnet = listOf(vnets).find((item) => item.vnet === bridge);
-  if (!vnet) return { kind: "refuse", why: `bridge ${bridge} is neither a bridge of node ${node} nor an SDN vnet; GET /nodes/${node}/network lists the bridges` };
+  if (!vnet)
+    return {
+      kind: "refuse",
+      why: `bridge ${bridge} is neither a bridge of node ${node} nor an SDN vnet; GET /nodes/${node}/network lists the bridges`,
+    };
   if (flag(vnet.vlanaware)) return { kind: "ok" };
   return {
     kind: "refuse",
@@ -92,7 +95,10 @@ export function judgeVnet(bridge: string, node: string, vnets: unknown): BridgeV
 }
 
 function refuse(intent: WriteIntent, nic: TaggedNic, why: string): LocalRefusal {
-  return new LocalRefusal("refused_vlan", `${intent.method} ${intent.path} refused: ${nic.key} sets ${nic.vlan} on ${nic.bridge}, but ${why}.`);
+  return new LocalRefusal(
+    "refused_vlan",
+    `${intent.method} ${intent.path} refused: ${nic.key} sets ${nic.vlan} on ${nic.bridge}, but ${why}.`,
+  );
 }
 
 /**
@@ -134,7 +140,11 @@ export async function checkVlan(intent: WriteIntent, client: ProxmoxClient, sign
   };
   for (const nic of nics) {
     const networkPath = `/nodes/${encodeURIComponent(node)}/network`;
-    let verdict = judgeNodeBridge(nic.bridge, node, await readOrRefuse(networkPath, nic, `Sys.Audit on /nodes/${node}`));
+    let verdict = judgeNodeBridge(
+      nic.bridge,
+      node,
+      await readOrRefuse(networkPath, nic, `Sys.Audit on /nodes/${node}`),
+    );
     if (verdict.kind === "vnet") {
       verdict = judgeVnet(nic.bridge, node, await readOrRefuse("/cluster/sdn/vnets", nic, "SDN.Audit on /sdn"));
     }

@@ -311,7 +311,7 @@ export class ProxmoxClient {
     if (!isTextual(contentType)) {
       discard(response.body);
       throw new ProxmoxTransportError(
-        "too_large",
+        "not_text",
         `${method} ${path} answered ${contentType}, which is not text`,
         "Save it with proxmox_download and a destination inside PROXMOX_FILE_ROOTS.",
       );

@@ -9,7 +9,9 @@ export type RefusalCode =
   | "refused_vlan"
   | "refused_audit"
   | "file_transfer_disabled"
-  | "refused_file_path";
+  | "refused_file_path"
+  | "local_write_failed"
+  | "local_read_failed";
 
 /** The request was stopped by a local rule; nothing was sent. */
 export class LocalRefusal extends Error {
@@ -42,14 +44,7 @@ export class ProxmoxHttpError extends Error {
 }
 
 export type TransportFailure =
-  | "tls"
-  | "connect"
-  | "dns"
-  | "dropped"
-  | "timeout"
-  | "cancelled"
-  | "too_large"
-  | "protocol";
+  "tls" | "connect" | "dns" | "dropped" | "timeout" | "cancelled" | "too_large" | "not_text" | "protocol";
 
 /** No usable HTTP answer: TLS, connection, timeout, cancellation, or an answer too large to return. */
 export class ProxmoxTransportError extends Error {

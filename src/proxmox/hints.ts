@@ -61,5 +61,9 @@ export function summarizeFailure(error: unknown): FailureSummary {
     return { message: error.message, hint: "", details: { code: error.code } };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { message: `internal error: ${message}`, hint: "This is a bug in proxmox-ve-mcp or its environment; the request may not have been sent.", details: { failure: "internal" } };
+  return {
+    message: `internal error: ${message}`,
+    hint: "This is a bug in proxmox-ve-mcp or its environment; the request may not have been sent.",
+    details: { failure: "internal" },
+  };
 }

@@ -18,7 +18,9 @@ function checkScalar(name: string, value: unknown): Scalar {
     return value;
   }
   if (value === null) {
-    refuse(`parameter '${name}' is null; leave it out to keep the current value, or name it in 'delete' to clear a setting`);
+    refuse(
+      `parameter '${name}' is null; leave it out to keep the current value, or name it in 'delete' to clear a setting`,
+    );
   }
   if (typeof value === "object") {
     refuse(
@@ -29,22 +31,13 @@ function checkScalar(name: string, value: unknown): Scalar {
 }
 
 /**
- * Accepts the tool's `parameters` argument: an object of scalars or arrays of scalars, or a
- * JSON string of such an object (some MCP clients send that). Everything else is refused.
+ * Checks the tool's `parameters` argument: an object of scalars or arrays of scalars (a JSON
+ * string of one was already parsed by the input schema). Everything else is refused.
  */
-export function normalizeParameters(input: unknown): Params {
-  if (input === undefined) return {};
-  let value = input;
-  if (typeof value === "string") {
-    if (value.trim() === "") return {};
-    try {
-      value = JSON.parse(value);
-    } catch {
-      refuse("parameters is a string that is not JSON; pass an object such as {\"vmid\": 100}");
-    }
-  }
+export function normalizeParameters(value: unknown): Params {
+  if (value === undefined) return {};
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    refuse("parameters must be an object such as {\"vmid\": 100}");
+    refuse('parameters must be an object such as {"vmid": 100}');
   }
   const out: Params = {};
   for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
@@ -53,7 +46,8 @@ export function normalizeParameters(input: unknown): Params {
   return out;
 }
 
-function scalarText(value: Scalar): string {
+/** A parameter value as Proxmox reads it: booleans as 1/0. */
+export function scalarText(value: Scalar): string {
   if (typeof value === "boolean") return value ? "1" : "0";
   return String(value);
 }

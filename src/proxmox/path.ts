@@ -52,6 +52,28 @@ export function validateApiPath(path: string): string {
   return out;
 }
 
+function decodeOrKeep(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The segments of a path, each decoded: /content/local%3Aiso%2Fa.iso keeps the volume id as one segment. */
+export function pathSegments(path: string): string[] {
+  return path
+    .split("/")
+    .filter((segment) => segment.length > 0)
+    .map(decodeOrKeep);
+}
+
+/** The node named by a /nodes/{node}/... path. */
+export function nodeOfPath(path: string): string | undefined {
+  const segments = pathSegments(path);
+  return segments[0] === "nodes" && segments[1] ? segments[1] : undefined;
+}
+
 /** True when a path carries an encoded '/', which Proxmox treats as a separator when routing. */
 export function hasEncodedSlash(path: string): boolean {
   return /%2f/i.test(path);

@@ -12,9 +12,7 @@ const TLS_CODES = new Set([
   "CERT_UNTRUSTED",
   "CERT_SIGNATURE_FAILURE",
   "ERR_TLS_CERT_ALTNAME_INVALID",
-  "HOSTNAME_MISMATCH",
   "ERR_SSL_WRONG_VERSION_NUMBER",
-  "ECONNRESET_TLS",
 ]);
 
 export interface FailureContext {
@@ -55,9 +53,16 @@ export function classifyTransportError(error: unknown, ctx: FailureContext): Pro
   const has = (...wanted: string[]) => wanted.some((w) => codes.includes(w));
 
   if (ctx.cancelled) {
-    return new ProxmoxTransportError("cancelled", "the request was cancelled by the client", "Nothing more will be sent; a write that already reached Proxmox may still run, check the node's task list.");
+    return new ProxmoxTransportError(
+      "cancelled",
+      "the request was cancelled by the client",
+      "Nothing more will be sent; a write that already reached Proxmox may still run, check the node's task list.",
+    );
   }
-  if (ctx.timedOut || has("UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "TimeoutError", "ETIMEDOUT")) {
+  if (
+    ctx.timedOut ||
+    has("UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "TimeoutError", "ETIMEDOUT")
+  ) {
     return new ProxmoxTransportError(
       "timeout",
       `no complete answer from ${ctx.origin} within ${ctx.timeoutMs} ms`,
@@ -79,10 +84,18 @@ export function classifyTransportError(error: unknown, ctx: FailureContext): Pro
     );
   }
   if (has("ENOTFOUND", "EAI_AGAIN", "EAI_NONAME")) {
-    return new ProxmoxTransportError("dns", `the host of ${ctx.origin} could not be resolved`, "Check the host name in PROXMOX_URL.");
+    return new ProxmoxTransportError(
+      "dns",
+      `the host of ${ctx.origin} could not be resolved`,
+      "Check the host name in PROXMOX_URL.",
+    );
   }
   if (has("EHOSTUNREACH", "ENETUNREACH")) {
-    return new ProxmoxTransportError("connect", `${ctx.origin} is unreachable: ${detail}`, "Check the network path and the host in PROXMOX_URL.");
+    return new ProxmoxTransportError(
+      "connect",
+      `${ctx.origin} is unreachable: ${detail}`,
+      "Check the network path and the host in PROXMOX_URL.",
+    );
   }
   if (has("ECONNRESET", "UND_ERR_SOCKET", "EPIPE", "UND_ERR_CLOSED")) {
     return new ProxmoxTransportError(
@@ -91,5 +104,9 @@ export function classifyTransportError(error: unknown, ctx: FailureContext): Pro
       "It was not retried. A write may or may not have been applied: check its state (the node's task list) before repeating it.",
     );
   }
-  return new ProxmoxTransportError("protocol", `request to ${ctx.origin} failed: ${detail}`, "Check PROXMOX_URL and the network; nothing was retried.");
+  return new ProxmoxTransportError(
+    "protocol",
+    `request to ${ctx.origin} failed: ${detail}`,
+    "Check PROXMOX_URL and the network; nothing was retried.",
+  );
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError } from "../../src/config.ts";
 import { loadPolicyConfig } from "../../src/policy/config.ts";
-import { firstMatch, parseRules, pathSegments, ruleMatches } from "../../src/policy/rules.ts";
+import { pathSegments } from "../../src/proxmox/path.ts";
+import { firstMatch, parseRules, ruleMatches } from "../../src/policy/rules.ts";
 
 describe("parseRules", () => {
   test("commas and newlines separate rules; blanks and # lines are skipped", () => {

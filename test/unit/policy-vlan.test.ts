@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { judgeNodeBridge, judgeVnet, nodeOfPath, taggedNics, type TaggedNic } from "../../src/policy/vlan.ts";
+import { nodeOfPath } from "../../src/proxmox/path.ts";
+import { judgeNodeBridge, judgeVnet, taggedNics, type TaggedNic } from "../../src/policy/vlan.ts";
 
 describe("taggedNics", () => {
   test.each([
