@@ -50,6 +50,7 @@ async function start(config: Config, redact: (text: string) => string): Promise<
     if (closing) return;
     closing = true;
     await server.close().catch(() => undefined);
+    files?.removeUnfinished();
     await client.close();
     await catalog.close();
     process.exit(0);

@@ -97,7 +97,7 @@ export async function downloadToFile(
         "Nothing was kept; try again. It was not retried automatically.",
       );
     }
-    await target.handle.close();
+    await target.finish();
     return {
       path: target.path,
       bytes_written: bytes,

@@ -2,7 +2,7 @@
 // on real paths (symlinks resolved), and the final open is done so that a path changed after
 // the check cannot redirect it: O_NOFOLLOW, and for uploads the opened inode must be the one
 // that was checked; for downloads O_CREAT|O_EXCL never follows or replaces anything.
-import { constants, type BigIntStats } from "node:fs";
+import { constants, rmSync, type BigIntStats } from "node:fs";
 import { lstat, open, realpath, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { LocalRefusal } from "../proxmox/errors.ts";
@@ -32,6 +32,8 @@ export interface DownloadTarget {
   path: string;
   /** Closes and removes the file; used on every failure. */
   discard(): Promise<void>;
+  /** Closes the complete file and keeps it. */
+  finish(): Promise<void>;
 }
 
 function refuse(message: string): never {
@@ -58,6 +60,8 @@ function modeText(mode: bigint | number): string {
 export class FileAccess {
   readonly roots: readonly string[];
   readonly hooks: FileAccessHooks;
+  /** Downloads still being written: removed by removeUnfinished() when the process stops. */
+  private readonly unfinished = new Set<string>();
 
   constructor(config: FileConfig, hooks: FileAccessHooks = {}) {
     this.roots = [...config.roots];
@@ -133,12 +137,19 @@ export class FileAccess {
       }
       refuse(`destination ${given} cannot be created (${code})`);
     }
+    this.unfinished.add(target);
     let discarded = false;
     const discard = async () => {
       if (discarded) return;
       discarded = true;
       await handle.close().catch(() => undefined);
       await unlink(target).catch(() => undefined);
+      // only now: a shutdown racing this cleanup still finds the file listed
+      this.unfinished.delete(target);
+    };
+    const finish = async () => {
+      await handle.close();
+      this.unfinished.delete(target);
     };
     try {
       // The umask can only remove bits; set exactly 0600 whatever it is.
@@ -147,7 +158,13 @@ export class FileAccess {
       await discard();
       refuse(`destination ${given} could not be restricted to mode 0600 (${errno(error)}); it was removed`);
     }
-    return { handle, path: target, discard };
+    return { handle, path: target, discard, finish };
+  }
+
+  /** Removes every download still being written; for shutdown, when no handler will clean up. */
+  removeUnfinished(): void {
+    for (const target of this.unfinished) rmSync(target, { force: true });
+    this.unfinished.clear();
   }
 
   private checkGiven(input: unknown, what: string): string {

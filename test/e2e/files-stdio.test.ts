@@ -2,14 +2,23 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { downloadContent, installFileRoutes, type FileRoutes } from "../fake/upload.ts";
 import { sha256 } from "../support/files.ts";
 import { textOf } from "../support/mcp.ts";
-import { cleanEnv, connectStdio, ensureBuilt, runToExit, type StdioSession } from "../support/stdio.ts";
+import { cleanEnv, connectStdio, DIST, ensureBuilt, runToExit, type StdioSession } from "../support/stdio.ts";
 
 let fake: FakeProxmox;
 let routes: FileRoutes;
@@ -36,7 +45,11 @@ describe("file transfer over stdio", () => {
     writeFileSync(join(root, "up.iso"), content);
     const up = (await session.client.callTool({
       name: "proxmox_upload",
-      arguments: { path: "/nodes/pve1/storage/local/upload", file_path: join(root, "up.iso"), parameters: { content: "iso" } },
+      arguments: {
+        path: "/nodes/pve1/storage/local/upload",
+        file_path: join(root, "up.iso"),
+        parameters: { content: "iso" },
+      },
     })) as CallToolResult;
     expect(up.isError).toBeFalsy();
     expect(routes.uploads.at(-1)?.sha256).toBe(sha256(content));
@@ -45,12 +58,54 @@ describe("file transfer over stdio", () => {
     routes.serve("/e2e.zip", spec);
     const down = (await session.client.callTool({
       name: "proxmox_download",
-      arguments: { path: "/nodes/pve1/storage/pbs/file-restore/download", parameters: { volume: "v", filepath: "/e2e.zip" }, destination: join(root, "down.zip") },
+      arguments: {
+        path: "/nodes/pve1/storage/pbs/file-restore/download",
+        parameters: { volume: "v", filepath: "/e2e.zip" },
+        destination: join(root, "down.zip"),
+      },
     })) as CallToolResult;
     expect(down.isError).toBeFalsy();
     const onDisk = readFileSync(join(root, "down.zip"));
     expect(onDisk.equals(downloadContent(spec))).toBe(true);
     expect((down.structuredContent as { sha256: string }).sha256).toBe(sha256(onDisk));
+  });
+
+  test("closing stdin in the middle of a download stops the server and leaves no partial file", async () => {
+    routes.serve("/endless.zip", { size: 16 * 1024 * 1024, hangAfter: 2 * 1024 * 1024 });
+    const partial = join(root, "endless.zip");
+    const proc = Bun.spawn([process.execPath, DIST], {
+      env: cleanEnv({ ...fake.env(), PROXMOX_FILE_ROOTS: root }),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    const send = (message: Record<string, unknown>) =>
+      proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+    });
+    send({ method: "notifications/initialized" });
+    const arrived = routes.sent("/endless.zip", 2 * 1024 * 1024);
+    send({
+      id: 2,
+      method: "tools/call",
+      params: {
+        name: "proxmox_download",
+        arguments: {
+          path: "/nodes/pve1/storage/pbs/file-restore/download",
+          parameters: { volume: "v", filepath: "/endless.zip" },
+          destination: partial,
+        },
+      },
+    });
+    await arrived;
+    for (let i = 0; i < 100 && !existsSync(partial); i++) await Bun.sleep(10);
+    expect(existsSync(partial)).toBe(true);
+    await proc.stdin.end();
+    expect(await proc.exited).toBe(0);
+    expect(existsSync(partial)).toBe(false);
   });
 
   test("a group-writable root stops the server at startup with exit 1, a clear message and nothing on stdout", async () => {
@@ -70,7 +125,10 @@ describe("file transfer over stdio", () => {
       const names = (await plain.client.listTools()).tools.map((t) => t.name);
       expect(names).toContain("proxmox_upload");
       expect(names).toContain("proxmox_download");
-      const result = (await plain.client.callTool({ name: "proxmox_download", arguments: { path: "/version", destination: join(root, "v.json") } })) as CallToolResult;
+      const result = (await plain.client.callTool({
+        name: "proxmox_download",
+        arguments: { path: "/version", destination: join(root, "v.json") },
+      })) as CallToolResult;
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain("File transfer is disabled");
       expect(textOf(result)).toContain("PROXMOX_FILE_ROOTS");
