@@ -5,6 +5,8 @@ How to work:
 - Paths are relative to /api2/json and start with "/": /nodes/pve1/qemu/100/status/current. Node names are case-sensitive; GET /nodes lists them.
 - proxmox_get reads; proxmox_request sends GET, POST, PUT or DELETE and may change the cluster.
 - Parameters are flat: strings, numbers, booleans or arrays of those. Property strings stay single strings: {"net0": "virtio,bridge=vmbr0,firewall=1"}, {"scsi0": "local-lvm:32"}.
-- A write that answers with a UPID ("UPID:node:...") was submitted, not finished. Check it with GET /nodes/<node in the UPID>/tasks/<UPID>/status, or pass wait=true where offered.
+- A write that answers with a UPID ("UPID:node:...") was submitted, not finished. Pass wait=true (proxmox_request, proxmox_upload) to get the finished task's outcome, or check GET /nodes/<node in the UPID>/tasks/<UPID>/status.
 - Answers over 512 KiB are not returned: narrow the request, or save it with proxmox_download.
-- Errors carry the HTTP status, Proxmox's message and a hint at the next step: read them before retrying, and do not repeat a write that may already have been applied.`;
+- Errors carry the HTTP status, Proxmox's message and hints at the next step: read them before retrying, and do not repeat a write that may already have been applied.
+- A refusal with a code such as refused_read_only, refused_protected_guest, refused_rule or refused_vlan is the operator's local policy: nothing was sent. Tell the user; do not try to get around it.
+- Local files (proxmox_upload, proxmox_download) must be inside the operator's PROXMOX_FILE_ROOTS.`;
