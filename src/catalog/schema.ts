@@ -9,7 +9,8 @@ import { z } from "zod";
 // Single-check validators for the quirky fields: a union would try each branch for each of
 // the ~3000 parameters, which is most of the load time.
 type Scalar = string | number | boolean | null;
-const isScalar = (v: unknown): v is Scalar => v === null || ["string", "number", "boolean"].includes(typeof v);
+const isScalar = (v: unknown): v is Scalar =>
+  v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 const flag = z.custom<Scalar>(isScalar, "expected a flag (0/1, a boolean or a string)").optional();
 const numberish = z
   .custom<number | string | null>(

@@ -18,6 +18,8 @@ import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "
  * query words are stemmed, joined or split where the API runs words together
  * ("roll back" / rollback, nextid / next id), expanded with domain synonyms, and scored
  * per concept with IDF, so matching more of what was asked beats repeating one word.
+ * Verbs mostly say the method; an endpoint loses a little for each word of its name that
+ * was not asked for, so the endpoint that is what was asked beats one that merely mentions it.
  */
 
 export interface SearchOptions {
@@ -59,6 +61,7 @@ const ASSUMED_METHOD_BOOST = 1.15;
 const OTHER_WRITE_BOOST = 1.2;
 const WRITES = new Set(["POST", "PUT"]);
 const OTHER_GUEST_FACTOR = 0.75;
+const EITHER_GUEST_LXC_FACTOR = 0.95;
 const UNASKED_GUEST_FACTOR = 0.85;
 const NODE_NOT_GUEST_FACTOR = 0.7;
 const ITEM_FACTOR = 0.9;
@@ -69,6 +72,20 @@ const MODIFIER_WEIGHT = 0.6;
 const GENERIC_WEIGHT = 0.5;
 const FULL_MATCH = 1.5;
 const SATURATION = 2;
+/** How much rarer than itself the API's word for a synonym typed may count ("move" -> migrate). */
+const SYNONYM_RAISE = 1.2;
+/** Score lost, in proportion, for the words naming an endpoint (last segment, handler name) that were not asked for. */
+const IDENTITY_MISS = 0.3;
+/** A word found inside one of the API's run-together names ("trim" in fstrim). */
+const SUBWORD_WEIGHT = 0.7;
+/** A verb that only says the method ("add", "revoke", "show"). */
+const VERB_WEIGHT = 0.5;
+/** Words of handler names that say what is done, which the method already tells, or which guest. */
+const IDENTITY_GENERIC = new Set(
+  "index idx get read list create update delete set add remove new vm vms ct qemu lxc cmd dir diridx".split(" "),
+);
+/** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
+const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
 
 export interface SearchIndex {
   endpoints: readonly Endpoint[];
@@ -89,8 +106,8 @@ export interface SearchIndex {
   summaries: string[];
   /** 1 for endpoints under a VM, 2 under a container, 0 otherwise. */
   guestKind: Uint8Array;
-  /** 1 when the path ends with a placeholder (one item of a collection). */
-  endsWithPlaceholder: Uint8Array;
+  /** 1 for one item of a collection: the path ends with a placeholder and one object comes back, not a list. */
+  itemOfCollection: Uint8Array;
   /** 1 for directory indexes that only list child paths. */
   navigation: Uint8Array;
   /** 1 for websocket upgrades. */
@@ -99,6 +116,8 @@ export interface SearchIndex {
   identity: string[][][];
   /** Stems of the words of last path segments: the actions and objects the API names. */
   lastSegmentStems: Set<string>;
+  /** Run-together words of paths and handler names that do not split into known words ("fstrim"). */
+  compounds: string[];
 }
 
 /** Splits a run-together word into known words ("prunebackups" -> prune, backups), or undefined. */
@@ -197,6 +216,8 @@ function joinable(
 interface PhraseTable {
   byStems: Map<string, number>;
   firstStems: Set<string>;
+  /** The first two stems of each phrase ("network card"), a cheap test before looking further. */
+  openings: Set<string>;
   maxWords: number;
 }
 
@@ -277,13 +298,17 @@ class TermCache {
       if (countWords) this.vocabulary.set(w, (this.vocabulary.get(w) ?? 0) + 1);
       const info = this.word(w);
       if (info.term >= 0) out.add(info.term);
-      if (info.opensPhrase) {
+      if (
+        info.opensPhrase &&
+        i + 1 < found.length &&
+        this.phrases.openings.has(`${info.stem} ${this.word(found[i + 1]!).stem}`)
+      ) {
         stemsOf ??= found.map((x) => this.word(x).stem);
         const phrase = phraseAt(stemsOf, i, this.phrases);
         if (phrase) out.add(this.postings.intern(stem(this.leads[phrase[0]]!, this.stems)));
       }
     }
-    terms = [...out];
+    terms = Array.from(out);
     this.texts.set(text, terms);
     return terms;
   }
@@ -372,12 +397,14 @@ const LEADING_WORDS = new Set([
 
 /** Words that ask for more about one thing rather than name a thing. */
 const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data", "entries", "entry", "properties"]);
+
 /**
  * What each endpoint is, in words: those of its last segment and handler name that say more
  * than the method or the guest type. A unit holds a word's stem and those of its parts.
  */
 function identityUnits(
-  fieldsOf: readonly Fields[],
+  lastWords: readonly string[][],
+  nameWords: readonly string[][],
   terms: TermCache,
   vocabulary: Map<string, number>,
   stems: Map<string, string>,
@@ -397,30 +424,19 @@ function identityUnits(
     unitOf.set(w, found);
     return found;
   };
-  const byName = new Map<string, string[][]>();
-  return fieldsOf.map((f) => {
-    const key = `${f.lastSegment[0] ?? ""}/${f.name[0] ?? ""}`;
-    let units = byName.get(key);
-    if (units) return units;
+  return lastWords.map((last, id) => {
+    const units: string[][] = [];
     const seen = new Set<string>();
-    units = [];
-    for (const w of [...identifierWords(f.lastSegment[0] ?? ""), ...identifierWords(f.name[0] ?? "")]) {
+    for (const w of [...last, ...nameWords[id]!]) {
       if (seen.has(w)) continue;
       seen.add(w);
       const u = unit(w);
       if (u) units.push(u);
     }
-    byName.set(key, units);
     return units;
   });
 }
 
-/** Words of handler names that say what is done, which the method already tells, or which guest. */
-const IDENTITY_GENERIC = new Set(
-  "index idx get read list create update delete set add remove new vm vms ct qemu lxc cmd dir diridx".split(" "),
-);
-const IDENTITY_MISS = 0.3;
-const VERB_WEIGHT = 0.5;
 const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
 
 /** A GET that only lists the child paths below it ("Directory index"). */
@@ -448,7 +464,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
   const leads: string[] = [];
   const groupsOfWord = new Map<string, number[]>();
   const groupsOfStem = new Map<string, number[]>();
-  const phrases: PhraseTable = { byStems: new Map(), firstStems: new Set(), maxWords: 1 };
+  const phrases: PhraseTable = { byStems: new Map(), firstStems: new Set(), openings: new Set(), maxWords: 1 };
   const push = (map: Map<string, number[]>, key: string, id: number) => {
     const list = map.get(key) ?? [];
     if (!list.includes(id)) list.push(id);
@@ -468,6 +484,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
       if (entryStems.length > 1) {
         phrases.byStems.set(entryStems.join(" "), id);
         phrases.firstStems.add(entryStems[0]!);
+        phrases.openings.add(`${entryStems[0]} ${entryStems[1]}`);
         phrases.maxWords = Math.max(phrases.maxWords, entryStems.length);
       }
     }
@@ -522,11 +539,24 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
         ? 2
         : 0;
   });
-  const endsWithPlaceholder = Uint8Array.from(endpoints, (e) => (/\}$/.test(e.path) ? 1 : 0));
+  const itemOfCollection = Uint8Array.from(endpoints, (e) =>
+    /\}$/.test(e.path) && (e.returns as { type?: unknown } | undefined)?.type !== "array" ? 1 : 0,
+  );
   const navigation = Uint8Array.from(endpoints, (e) => (isNavigation(e) ? 1 : 0));
   const websocket = Uint8Array.from(endpoints, (e) => (/websocket/i.test(e.path) ? 1 : 0));
   const summaries = fieldsOf.map((f) => firstSentence(f.summary[0]!));
-  const identity = identityUnits(fieldsOf, terms, vocabulary, stems);
+  // Words of each endpoint's last segment and of its handler name.
+  const lastWords = fieldsOf.map((f) => identifierWords(f.lastSegment[0] ?? ""));
+  const nameWords = fieldsOf.map((f) => identifierWords(f.name[0] ?? ""));
+  const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems);
+  const compounds = new Set<string>();
+  const lastSegmentStems = new Set<string>();
+  lastWords.forEach((last, id) => {
+    for (const w of last) lastSegmentStems.add(stem(w, stems));
+    for (const w of [...last, ...nameWords[id]!]) {
+      if (w.length >= 6 && !compounds.has(w) && !/\d/.test(w) && !terms.split(w)) compounds.add(w);
+    }
+  });
   return {
     endpoints,
     postings,
@@ -540,11 +570,12 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
     stems,
     summaries,
     guestKind,
-    endsWithPlaceholder,
+    itemOfCollection,
     navigation,
     websocket,
     identity,
-    lastSegmentStems: new Set(fieldsOf.flatMap((f) => f.lastSegment.flatMap(identifierWords)).map((w) => stem(w, stems))),
+    compounds: [...compounds],
+    lastSegmentStems,
   };
 }
 
@@ -556,6 +587,8 @@ interface Concept {
   weight: number;
   /** Synonyms typed side by side ("user account"): the concept is as rare as the commonest of them. */
   capWith?: string[];
+  /** The API's own word for what was typed in other words ("move" -> migrate): it counts as rare as the word typed. */
+  apiWords?: Set<string>;
 }
 
 export interface QueryAnalysis {
@@ -583,6 +616,8 @@ interface Token {
   weight: number;
   /** The first content word of a clause, where a verb says what is wanted. */
   clauseStart: boolean;
+  /** Part of a value such as a path or an ID ("/etc/hosts", "bob@pve"): taken literally. */
+  literal: boolean;
 }
 
 /** The query's words with their weights; `namesValue` when it names an object (a number, an ID, a path). */
@@ -609,17 +644,30 @@ export function tokenize(index: SearchIndex, query: string): { tokens: Token[]; 
       // "... from a template", "... with privilege separation": the means, not the goal.
       if (afterFrom) weight *= 0.6;
       const content = !STOPWORDS.has(w) && !LEADING_WORDS.has(w);
-      tokens.push({ word: w, weight, clauseStart: newClause && content });
+      tokens.push({ word: w, weight, clauseStart: newClause && content, literal: base < 1 });
       if (content) newClause = false;
     }
     if (/[:;,.!?]$/.test(chunk)) newClause = true;
-    if (/^(from|with|using|before|after|while|because)$/i.test(chunk)) afterFrom = true;
+    if (/^(from|with|using)$/i.test(chunk)) afterFrom = true;
   }
   return { tokens, namesValue };
 }
 
+/**
+ * The API's run-together names that hold a word with a known word beside it ("trim" in fstrim,
+ * fs + trim), which splitting cannot find when the word itself is in no description.
+ */
+export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary">, word: string): string[] {
+  if (word.length < 4) return [];
+  const known = (part: string) => (part.length >= 3 ? index.vocabulary.has(part) : SHORT_WORDS.has(part));
+  return index.compounds.filter((c) => {
+    const rest = c.startsWith(word) ? c.slice(word.length) : c.endsWith(word) ? c.slice(0, -word.length) : "";
+    return rest.length > 0 && known(rest);
+  });
+}
+
 /** The method a verb asks for; a word that is as often a noun counts only where a clause starts. */
-export function statedMethod(tokens: readonly Token[]): MethodName | undefined {
+export function statedMethod(tokens: readonly Pick<Token, "word" | "clauseStart">[]): MethodName | undefined {
   for (const [i, { word, clauseStart }] of tokens.entries()) {
     const phrasal = PHRASAL_VERBS[`${word} ${tokens[i + 1]?.word}`];
     if (phrasal) return phrasal;
@@ -675,31 +723,55 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
     if (primary) terms.set(primary, 1);
     // Each word typed is its own concept; a phrase stands for its group.
     const key = primary ? `w${primary}` : `g${[...ids].sort((a, b) => a - b).join(",")}`;
-    return addConcept(key, terms, primary, weight);
+    const concept = addConcept(key, terms, primary, weight);
+    if (primary) {
+      const apiWords = ids.map((id) => index.groups[id]![0]!).filter((lead) => lead !== primary);
+      if (apiWords.length) concept.apiWords = new Set([...(concept.apiWords ?? []), ...apiWords]);
+    }
+    return concept;
   };
   const groupsOf = (word: string) =>
     index.groupsOfWord.get(word) ?? index.groupsOfStem.get(stem(word, index.stems)) ?? [];
-  const wordConcept = (word: string, weight: number) => {
+  const wordConcept = (word: string, weight: number, literal = false) => {
     const s = stem(word, index.stems);
+    if (literal) return groupConcept([], s, [], weight);
     const ids = groupsOf(word);
-    return groupConcept(ids, s, [word, s, ...ids.map((id) => index.leads[id]!)], weight);
+    const concept = groupConcept(ids, s, [word, s, ...ids.map((id) => index.leads[id]!)], weight);
+    for (const compound of compoundsWith(index, word)) {
+      const term = stem(compound, index.stems);
+      if (!concept.terms.has(term)) concept.terms.set(term, SUBWORD_WEIGHT);
+    }
+    return concept;
   };
   const sameGroup = (a: string | undefined, b: string | undefined) =>
     a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
 
   let method = statedMethod(tokens);
   const methodStated = method !== undefined;
-  const guest = guestFacet(raw);
+  // Words of values ("/vms", "/etc/hosts") name no guest or node.
+  const spoken = raw.filter((_, i) => !tokens[i]!.literal);
+  const guest = guestFacet(spoken);
 
   const consumed = new Array<boolean>(raw.length).fill(false);
   const rawStems = raw.map((w) => stem(w, index.stems));
   for (let i = 0; i < raw.length; i++) {
     const phrase = phraseAt(rawStems, i, index.phrases);
     if (!phrase) continue;
-    const [id, len] = phrase;
+    const id = phrase[0];
+    let len = phrase[1];
+    // "lvm thin pool": phrases of one group that overlap ("lvm thin", "thin pool") are one mention.
+    for (let j = i + 1; j < i + len; j++) {
+      const next = phraseAt(rawStems, j, index.phrases);
+      if (next && next[0] === id) len = Math.max(len, j - i + next[1]);
+    }
     const inPhrase = tokens.slice(i, i + len);
     const content = inPhrase.filter((t) => !STOPWORDS.has(t.word));
-    groupConcept([id], undefined, [index.leads[id]!], Math.max(...(content.length ? content : inPhrase).map((t) => t.weight)));
+    groupConcept(
+      [id],
+      undefined,
+      [index.leads[id]!],
+      Math.max(...(content.length ? content : inPhrase).map((t) => t.weight)),
+    );
     for (let k = i; k < i + len; k++) consumed[k] = true;
     i += len - 1;
   }
@@ -728,14 +800,14 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
       weight *= MODIFIER_WEIGHT;
     }
     // "revoke", "add", "open": a verb that names no endpoint only says the method.
-    if (
-      METHOD_HINTS[w] &&
+    const methodOnly =
+      METHOD_HINTS[w] !== undefined &&
       (tokens[i]!.clauseStart || !NOUN_VERBS.has(w)) &&
-      !groupsOf(w).some((g) => index.groups[g]!.some((t) => index.lastSegmentStems.has(t))) &&
-      !index.lastSegmentStems.has(stem(w, index.stems))
-    ) {
-      weight *= VERB_WEIGHT;
-    }
+      !groupsOf(w).some(
+        (g) => !CRUD_LEADS.has(index.leads[g]!) && index.groups[g]!.some((t) => index.lastSegmentStems.has(t)),
+      ) &&
+      !index.lastSegmentStems.has(stem(w, index.stems));
+    if (methodOnly) weight *= VERB_WEIGHT;
     if (GENERIC_WORDS.has(w)) {
       weight *= GENERIC_WEIGHT;
       asksForOne = true;
@@ -759,10 +831,12 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
         return;
       }
     }
-    previous = { word: w, concept: wordConcept(w, weight), index: i };
+    const concept = wordConcept(w, weight, tokens[i]!.literal);
+    if (methodOnly) delete concept.apiWords;
+    previous = { word: w, concept, index: i };
   });
   if (!method && concepts.length > 0) method = "GET";
-  const namesNode = raw.some((w) => NODE_WORDS.has(w));
+  const namesNode = spoken.some((w) => NODE_WORDS.has(w));
   const namesGuest = raw.some((w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""));
   return { concepts, method, methodStated, guest, oneItem: namesValue || asksForOne, namesNode, namesGuest };
 }
@@ -812,7 +886,12 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
       const list = index.postings.get(term);
       if (!list) continue;
       const df = list.ids.length;
-      const idf = concept.primaries.has(term) && !concept.capWith ? idfOf(df) : Math.min(idfOf(df), cap);
+      const idf =
+        concept.primaries.has(term) && !concept.capWith
+          ? idfOf(df)
+          : concept.apiWords?.has(term) && !concept.capWith
+            ? Math.min(cap, idfOf(df) * SYNONYM_RAISE)
+            : Math.min(idfOf(df), cap);
       for (let k = 0; k < df; k++) {
         const id = list.ids[k]!;
         const tf = list.weights[k]!;
@@ -843,15 +922,17 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     // Proxmox writes with POST and PUT alike ("edit /etc/hosts" is a POST, "add a repository" a PUT).
     else if (analysis.methodStated && WRITES.has(analysis.method!) && WRITES.has(e.method)) score *= OTHER_WRITE_BOOST;
     if (index.navigation[id] === 1) score *= NAVIGATION_FACTOR;
+    // "back up VM 100 now": vzdump is a backup, the backup job (create_job) is also a job.
     const units = index.identity[id]!;
     if (units.length > 0) {
-      const missing = units.filter((u) => !u.some((t) => asked.has(t))).length;
+      let missing = 0;
+      for (const unit of units) if (!unit.some((t) => asked.has(t))) missing++;
       score *= 1 - (IDENTITY_MISS * missing) / units.length;
     }
     // A websocket upgrade cannot be used through these tools; the proxy ticket endpoints can.
     if (index.websocket[id] === 1) score *= WEBSOCKET_FACTOR;
     // Without a name or number in the query, a list is likelier wanted than one item of it.
-    if (!analysis.oneItem && e.method === "GET" && index.endsWithPlaceholder[id] === 1) score *= ITEM_FACTOR;
+    if (!analysis.oneItem && e.method === "GET" && index.itemOfCollection[id] === 1) score *= ITEM_FACTOR;
     const kind = index.guestKind[id]!;
     // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
     if (kind === 0 && analysis.namesGuest && (analysis.guest === "qemu" || analysis.guest === "lxc"))
@@ -860,6 +941,8 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
       if ((analysis.guest === "qemu" && kind === 2) || (analysis.guest === "lxc" && kind === 1))
         score *= OTHER_GUEST_FACTOR;
       else if (analysis.guest === "none") score *= analysis.namesNode ? NODE_NOT_GUEST_FACTOR : UNASKED_GUEST_FACTOR;
+      // Either kind of guest will do: the VM variant is the canonical one.
+      if (kind === 2 && (analysis.guest === "none" || analysis.guest === "any")) score *= EITHER_GUEST_LXC_FACTOR;
     }
     results.push({ id, score });
   }

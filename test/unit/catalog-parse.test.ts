@@ -231,4 +231,22 @@ describe("tolerated quirks", () => {
   test("parseSchemaText only parses the slice", () => {
     expect(parseSchemaText('var pveapi = [{"path": "/"}]\n;\nvar x = [ ];')).toEqual([{ path: "/" }]);
   });
+
+  // The first "]" at a line start is tried first; when it is not the array's end, bracket matching decides.
+  test.each([
+    [
+      "a nested array closes at a line start",
+      'const apiSchema = [{"a": [1,\n2\n]\n}, {"b": "]"}];\nx = [\n];',
+      [{ a: [1, 2] }, { b: "]" }],
+    ],
+    [
+      "only the code after a compact array has one",
+      'const apiSchema = [{"path": "/x"}];\nvar a = [\n];',
+      [{ path: "/x" }],
+    ],
+    ["the array is pretty-printed", 'const apiSchema = [\n   {"path": "/x"}\n]\n;\nvar a = [\n];', [{ path: "/x" }]],
+  ])("parseSchemaText when %s", (_case, text, value) => {
+    expect(parseSchemaText(text)).toEqual(value);
+    expect(JSON.parse(extractSchemaJson(text))).toEqual(value);
+  });
 });
