@@ -1,5 +1,6 @@
+import { pathSegments } from "../proxmox/path.ts";
 import { describeEndpoint, type DescribeOutcome } from "./describe.ts";
-import { parseSchemaText } from "./parse.ts";
+import { parseSchemaText, SchemaParseError } from "./parse.ts";
 import {
   describeIssues,
   validateMethod,
@@ -11,7 +12,7 @@ import {
   type PermissionsInfo,
   type SchemaNode,
 } from "./schema.ts";
-import { SchemaParseError } from "./parse.ts";
+
 import { buildSearchIndex, runSearch, type SearchIndex, type SearchOptions, type SearchPage } from "./search.ts";
 
 /** Where a catalog came from, as shown to the model (never with credentials). */
@@ -71,20 +72,6 @@ interface TrieNode {
 }
 
 const PLACEHOLDER = /^\{([^{}]+)\}$/;
-
-/** Splits and decodes a path; "", "/" -> []. */
-export function pathSegments(path: string): string[] {
-  return path
-    .split("/")
-    .filter((s) => s.length > 0)
-    .map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
-}
 
 /**
  * What a caller may pass as a path: a template, a concrete path, a full URL, with or

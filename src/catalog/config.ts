@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, type Env } from "../config.ts";
+import { decodeOrKeep } from "../proxmox/path.ts";
 
 export const SCHEMA_URL_VARIABLE = "PROXMOX_SCHEMA_URL";
 
@@ -29,7 +30,7 @@ const EXPECTED = "expected an https URL of the API viewer's apidoc.js or index.h
 export function urlSecrets(url: URL): string[] {
   const found = new Set<string>();
   const add = (value: string) => {
-    for (const form of [value, safeDecode(value), encodeURIComponent(safeDecode(value))])
+    for (const form of [value, decodeOrKeep(value), encodeURIComponent(decodeOrKeep(value))])
       if (form.length >= 3) found.add(form);
   };
   if (url.username) add(url.username);
@@ -41,21 +42,6 @@ export function urlSecrets(url: URL): string[] {
     if (value) add(value);
   }
   return [...found].sort((a, b) => b.length - a.length);
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/** Replaces every secret with [redacted]. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
-  return out;
 }
 
 export function parseSchemaUrl(value: string | undefined, cwd: string = process.cwd()): SchemaLocation | undefined {

@@ -2,7 +2,8 @@ import type { ConnectionConfig } from "../config.ts";
 import { createAgent, type Dispatcher } from "../http/undici.ts";
 import type { Logger } from "../log.ts";
 import { Catalog, type CatalogSource } from "./catalog.ts";
-import { redactSecrets, type CatalogConfig } from "./config.ts";
+import { createListRedactor } from "../proxmox/redact.ts";
+import type { CatalogConfig } from "./config.ts";
 import { SchemaParseError } from "./parse.ts";
 import {
   fetchCapped,
@@ -88,12 +89,12 @@ export class CatalogLoader implements CatalogProvider {
   private publicAgent: Dispatcher | undefined;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
-  private readonly secrets: string[];
 
   constructor(private readonly options: CatalogLoaderOptions) {
     this.timeoutMs = options.timeoutMs ?? Math.min(options.connection.timeoutMs, LOAD_TIMEOUT_CAP_MS);
     this.maxBytes = options.maxBytes ?? MAX_SCHEMA_BYTES;
-    this.secrets = options.config.schema?.kind === "url" ? options.config.schema.secrets : [];
+    const secrets = options.config.schema?.kind === "url" ? options.config.schema.secrets : [];
+    this.redact = createListRedactor(secrets);
     this.clusterAgent = options.clusterDispatcher;
     this.publicAgent = options.publicDispatcher;
     const schema = options.config.schema;
@@ -167,7 +168,7 @@ export class CatalogLoader implements CatalogProvider {
     await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
   }
 
-  private redact = (text: string): string => redactSecrets(text, this.secrets);
+  private readonly redact: (text: string) => string;
 
   private cluster(): Dispatcher {
     if (!this.clusterAgent) {

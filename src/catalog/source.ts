@@ -2,8 +2,9 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { load } from "cheerio";
-import { request, type Dispatcher } from "../http/undici.ts";
+import { firstHeader, request, type Dispatcher } from "../http/undici.ts";
 import { readCapped } from "../proxmox/client.ts";
+import { describeErrorChain } from "../proxmox/transport-errors.ts";
 
 /** A catalog source that could not deliver; `kind` decides whether the next source is tried. */
 export class SourceFailure extends Error {
@@ -40,30 +41,8 @@ const HEADERS = {
   "user-agent": "proxmox-ve-mcp (API catalog)",
 };
 
-function header(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value) ?? "";
-}
-
 function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
-}
-
-function errorText(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if (current instanceof Error) {
-      const code = (current as { code?: unknown }).code;
-      parts.push(
-        typeof code === "string" && !current.message.includes(code) ? `${current.message} (${code})` : current.message,
-      );
-      current = (current as { cause?: unknown }).cause;
-    } else {
-      parts.push(String(current));
-      break;
-    }
-  }
-  return [...new Set(parts.filter(Boolean))].join(": ");
 }
 
 /**
@@ -89,7 +68,7 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
   if (status < 200 || status > 299) {
     response.body.destroy();
     if (status >= 300 && status < 400) {
-      const location = header(response.headers.location);
+      const location = firstHeader(response.headers.location);
       throw new SourceFailure(
         "refused",
         `answered HTTP ${status} (a redirect${location ? ` to ${redact(location)}` : ""}); redirects are refused`,
@@ -98,7 +77,7 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
     const reason = response.statusText ? ` ${redact(response.statusText)}` : "";
     throw new SourceFailure(status === 404 || status === 410 ? "missing" : "http", `answered HTTP ${status}${reason}`);
   }
-  const announced = Number(header(response.headers["content-length"]));
+  const announced = Number(firstHeader(response.headers["content-length"]));
   if (Number.isFinite(announced) && announced > options.maxBytes) {
     response.body.destroy();
     throw new SourceFailure("refused", `announced ${announced} bytes, more than the ${mib(options.maxBytes)} cap`);
@@ -110,14 +89,14 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
     throw transportFailure(error, options);
   }
   if (bytes === undefined) throw new SourceFailure("refused", `sent more than the ${mib(options.maxBytes)} cap`);
-  return { text: bytes.toString("utf8"), contentType: header(response.headers["content-type"]) };
+  return { text: bytes.toString("utf8"), contentType: firstHeader(response.headers["content-type"]) };
 }
 
 function transportFailure(error: unknown, options: FetchOptions): SourceFailure {
   if (options.deadline.aborted)
     return new SourceFailure("unreachable", `gave no complete answer within ${options.timeoutMs} ms`);
   if (options.signal.aborted) return new SourceFailure("cancelled", "the load was cancelled");
-  return new SourceFailure("unreachable", `could not be reached: ${options.redact(errorText(error))}`);
+  return new SourceFailure("unreachable", `could not be reached: ${options.redact(describeErrorChain(error))}`);
 }
 
 /** Reads a local file (air-gapped sites) with the same size cap. */
@@ -139,7 +118,7 @@ export async function readCappedFile(path: string, maxBytes: number, signal: Abo
     const code = (error as NodeJS.ErrnoException).code;
     throw new SourceFailure(
       code === "ENOENT" ? "missing" : "unreachable",
-      `cannot be read (${code ?? errorText(error)})`,
+      `cannot be read (${code ?? describeErrorChain(error)})`,
     );
   }
 }

@@ -7,6 +7,11 @@ import type { Dispatcher } from "undici/index.js";
 export { Agent, request };
 export type { Dispatcher };
 
+/** The first value of a response header, or "" when it is absent. */
+export function firstHeader(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value) ?? "";
+}
+
 export interface AgentOptions {
   /** PEM bundle trusted for this agent only; undefined means the default public trust. */
   ca?: string | undefined;
@@ -34,7 +39,10 @@ export function createAgent(options: AgentOptions): Agent {
  * dispatcher must go through that dispatcher's `dispatch`. Bun's stand-in would skip it
  * and with it every TLS setting.
  */
-export async function assertRealUndici(AgentClass: typeof Agent = Agent, requestFn: typeof request = request): Promise<void> {
+export async function assertRealUndici(
+  AgentClass: typeof Agent = Agent,
+  requestFn: typeof request = request,
+): Promise<void> {
   const sentinel = new Error("probe dispatched");
   const probe = new AgentClass();
   probe.dispatch = () => {

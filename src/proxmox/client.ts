@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { ConnectionConfig } from "../config.ts";
-import { createAgent, request, type Dispatcher } from "../http/undici.ts";
+import { createAgent, firstHeader, request, type Dispatcher } from "../http/undici.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.ts";
 import { checkFormSize, encodeParams, type Params } from "./params.ts";
 import { validateApiPath } from "./path.ts";
@@ -213,7 +213,7 @@ export class ProxmoxClient {
         if (response.statusCode < 200 || response.statusCode > 299) throw await this.httpError(response, "GET", path);
         return {
           status: response.statusCode,
-          contentType: headerText(response.headers["content-type"]),
+          contentType: firstHeader(response.headers["content-type"]),
           headers: response.headers,
           body: response.body,
         };
@@ -307,7 +307,7 @@ export class ProxmoxClient {
     if (response.statusCode < 200 || response.statusCode > 299) {
       throw await this.httpError(response, method, path);
     }
-    const contentType = headerText(response.headers["content-type"]);
+    const contentType = firstHeader(response.headers["content-type"]);
     if (!isTextual(contentType)) {
       discard(response.body);
       throw new ProxmoxTransportError(
@@ -362,7 +362,7 @@ export class ProxmoxClient {
         detail = bytes.toString("utf8").trim().slice(0, 2000);
       }
     }
-    const location = headerText(response.headers.location);
+    const location = firstHeader(response.headers.location);
     return new ProxmoxHttpError(
       method,
       path,
@@ -392,10 +392,6 @@ export class ProxmoxClient {
 export function discard(body: Readable): void {
   body.on("error", () => undefined);
   body.destroy();
-}
-
-function headerText(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value) ?? "";
 }
 
 /** Reads a body up to `limit` bytes; undefined (and the body destroyed) when it is larger. */

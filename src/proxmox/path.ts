@@ -52,7 +52,8 @@ export function validateApiPath(path: string): string {
   return out;
 }
 
-function decodeOrKeep(segment: string): string {
+/** decodeURIComponent, or the text unchanged when it is not validly encoded. */
+export function decodeOrKeep(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

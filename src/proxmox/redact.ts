@@ -13,7 +13,7 @@ function anyEncoding(value: string): string {
 }
 
 function redactorFor(forms: readonly [value: string, label: string][]): Redactor {
-  const usable = forms.filter(([value]) => value.length >= 4).sort((a, b) => b[0].length - a[0].length);
+  const usable = forms.filter(([value]) => value.length > 0).sort((a, b) => b[0].length - a[0].length);
   if (usable.length === 0) return (text) => text;
   const pattern = new RegExp(usable.map(([value]) => `(${anyEncoding(value)})`).join("|"), "gi");
   return (text) =>
@@ -39,6 +39,11 @@ export function createRedactor(tokenId: string, tokenSecret: string): Redactor {
 /** Redacts only the secret: for successful API data, where the token id legitimately appears (UPIDs, ACLs). */
 export function createSecretRedactor(tokenSecret: string): Redactor {
   return redactorFor([[tokenSecret, "[redacted secret]"]]);
+}
+
+/** Replaces each of `values` (raw or percent-encoded) with `label`; for secrets found in a URL. */
+export function createListRedactor(values: readonly string[], label = "[redacted]"): Redactor {
+  return redactorFor(values.map((value) => [value, label]));
 }
 
 /** Redacts every string inside a JSON-like value (after, not before, serialisation would miss escaped forms). */

@@ -35,21 +35,29 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
-function messagesOf(error: unknown): string {
+/** The messages of an error and its causes, with error codes the messages do not already name. */
+export function describeErrorChain(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
-    if (current instanceof Error) parts.push(current.message);
-    else parts.push(String(current));
-    current = current && typeof current === "object" ? (current as { cause?: unknown }).cause : undefined;
+    if (current instanceof Error) {
+      const code = (current as { code?: unknown }).code;
+      parts.push(
+        typeof code === "string" && !current.message.includes(code) ? `${current.message} (${code})` : current.message,
+      );
+      current = (current as { cause?: unknown }).cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
   }
-  return parts.filter(Boolean).join(": ");
+  return [...new Set(parts.filter(Boolean))].join(": ");
 }
 
 /** Maps whatever undici or the socket threw to one failure kind with a hint at the likely cause. */
 export function classifyTransportError(error: unknown, ctx: FailureContext): ProxmoxTransportError {
   const codes = codesOf(error);
-  const detail = ctx.redact(messagesOf(error));
+  const detail = ctx.redact(describeErrorChain(error));
   const has = (...wanted: string[]) => wanted.some((w) => codes.includes(w));
 
   if (ctx.cancelled) {
