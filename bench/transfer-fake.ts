@@ -3,6 +3,7 @@
 // GET .../file-restore/download?filepath=/bench-<bytes> for each size, prints one JSON line {url, env,
 // authorization}, then one JSON line per finished transfer, and stops when stdin closes.
 import { FakeProxmox } from "../test/fake/pve-fake.ts";
+import { serveUntilStdinCloses } from "./fake-process.ts";
 import { installFileRoutes } from "../test/fake/upload.ts";
 
 const fake = await FakeProxmox.start();
@@ -13,15 +14,4 @@ const routes = installFileRoutes(fake, {
 const [seed, ...sizes] = process.argv.slice(2).map(Number);
 // The benchmark knows the content's sha256; hashing here would only take CPU from the processes measured.
 for (const size of sizes) routes.serve(`/bench-${size}`, { size, seed: seed!, hash: false });
-process.stdout.write(`${JSON.stringify({ url: fake.url, env: fake.env(), authorization: fake.authorization })}\n`);
-
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  await fake.stop();
-  process.exit(0);
-};
-process.stdin.on("end", stop);
-process.stdin.on("close", stop);
-process.stdin.resume();
+serveUntilStdinCloses(fake);
