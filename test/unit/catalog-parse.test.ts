@@ -35,6 +35,14 @@ describe("the four real PVE schemas", () => {
       expect(plain.skipped).toEqual([]);
       const published = Catalog.fromText(data + VIEWER_CODE, inline);
       expect(published.size).toBe(endpoints);
+      // every path can be described, and no answer comes near the 512 KiB result cap
+      let largest = 0;
+      for (const path of plain.allPaths()) {
+        const outcome = plain.describe(path);
+        expect(outcome.found).toBe(true);
+        largest = Math.max(largest, JSON.stringify(outcome).length);
+      }
+      expect(largest).toBeLessThan(256 * 1024);
     });
   }
 
