@@ -104,14 +104,18 @@ export interface SearchIndex {
   related: Map<string, string[]>;
   stems: Map<string, string>;
   summaries: string[];
-  /** 1 for endpoints under a VM, 2 under a container, 0 otherwise. */
+  /** 1 for endpoints of VMs (the collection or one VM), 2 of containers, 0 otherwise. */
   guestKind: Uint8Array;
+  /** 1 for endpoints of one guest (the path holds {vmid}). */
+  oneGuest: Uint8Array;
   /** 1 for one item of a collection: the path ends with a placeholder and one object comes back, not a list. */
   itemOfCollection: Uint8Array;
   /** 1 for directory indexes that only list child paths. */
   navigation: Uint8Array;
   /** 1 for websocket upgrades. */
   websocket: Uint8Array;
+  /** Endpoints that are one answer in two variants (the VM and the container one) share a number. */
+  families: Int32Array;
   /** What each endpoint is (its last segment and handler name), as units of alternative stems. */
   identity: string[][][];
   /** Stems of the words of last path segments: the actions and objects the API names. */
@@ -533,17 +537,25 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
 
   const guestKind = new Uint8Array(endpoints.length);
   endpoints.forEach((e, id) => {
-    guestKind[id] = /^\/nodes\/\{node\}\/qemu\/\{vmid\}/.test(e.path)
+    guestKind[id] = /^\/nodes\/\{node\}\/qemu(\/|$)/.test(e.path)
       ? 1
-      : /^\/nodes\/\{node\}\/lxc\/\{vmid\}/.test(e.path)
+      : /^\/nodes\/\{node\}\/lxc(\/|$)/.test(e.path)
         ? 2
         : 0;
   });
+  const oneGuest = Uint8Array.from(endpoints, (e) => (e.path.includes("{vmid}") ? 1 : 0));
   const itemOfCollection = Uint8Array.from(endpoints, (e) =>
     /\}$/.test(e.path) && (e.returns as { type?: unknown } | undefined)?.type !== "array" ? 1 : 0,
   );
   const navigation = Uint8Array.from(endpoints, (e) => (isNavigation(e) ? 1 : 0));
   const websocket = Uint8Array.from(endpoints, (e) => (/websocket/i.test(e.path) ? 1 : 0));
+  const familyOf = new Map<string, number>();
+  const families = Int32Array.from(endpoints, (e) => {
+    const key = `${e.method} ${e.path.replace(/^\/nodes\/\{node\}\/(qemu|lxc)(?=\/|$)/, "/nodes/{node}/guest")}`;
+    let family = familyOf.get(key);
+    if (family === undefined) familyOf.set(key, (family = familyOf.size));
+    return family;
+  });
   const summaries = fieldsOf.map((f) => firstSentence(f.summary[0]!));
   // Words of each endpoint's last segment and of its handler name.
   const lastWords = fieldsOf.map((f) => identifierWords(f.lastSegment[0] ?? ""));
@@ -570,9 +582,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
     stems,
     summaries,
     guestKind,
+    oneGuest,
     itemOfCollection,
     navigation,
     websocket,
+    families,
     identity,
     compounds: [...compounds],
     lastSegmentStems,
@@ -935,7 +949,7 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     if (!analysis.oneItem && e.method === "GET" && index.itemOfCollection[id] === 1) score *= ITEM_FACTOR;
     const kind = index.guestKind[id]!;
     // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
-    if (kind === 0 && analysis.namesGuest && (analysis.guest === "qemu" || analysis.guest === "lxc"))
+    if (index.oneGuest[id] === 0 && analysis.namesGuest && (analysis.guest === "qemu" || analysis.guest === "lxc"))
       score *= NOT_THE_GUEST_FACTOR;
     if (kind !== 0) {
       if ((analysis.guest === "qemu" && kind === 2) || (analysis.guest === "lxc" && kind === 1))
@@ -952,6 +966,7 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     const eb = index.endpoints[b.id]!;
     return ea.path.length - eb.path.length || ea.path.localeCompare(eb.path) || ea.method.localeCompare(eb.method);
   });
+  diversify(results, index.families);
   const offset = Math.max(0, options.offset ?? 0);
   const limit = Math.max(1, options.limit ?? 10);
   const hits = results.slice(offset, offset + limit).map(({ id, score }) => {
@@ -965,4 +980,29 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
     };
   });
   return { total: results.length, hits };
+}
+
+/** How many of the first results are kept free of near-duplicates. */
+const DIVERSE_TOP = 5;
+
+/**
+ * The VM and the container variant of one endpoint are one answer twice: a twin of a result
+ * already in the top five moves to just after it, so the top five show five different answers.
+ */
+export function diversify(results: { id: number }[], families: Int32Array): void {
+  const seen = new Set<number>();
+  const top: { id: number }[] = [];
+  const later: { id: number }[] = [];
+  let i = 0;
+  for (; i < results.length && top.length < DIVERSE_TOP; i++) {
+    const r = results[i]!;
+    const family = families[r.id]!;
+    if (seen.has(family)) later.push(r);
+    else {
+      seen.add(family);
+      top.push(r);
+    }
+  }
+  if (later.length === 0) return;
+  results.splice(0, i, ...top, ...later);
 }

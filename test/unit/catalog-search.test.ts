@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { evaluateSearch, parseEvalQueries } from "../../src/catalog/eval.ts";
-import { compoundsWith, guestFacet, splitCompound, statedMethod } from "../../src/catalog/search.ts";
+import { compoundsWith, diversify, guestFacet, splitCompound, statedMethod } from "../../src/catalog/search.ts";
 import { stem } from "../../src/catalog/stem.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -65,6 +65,21 @@ describe("results", () => {
     expect(catalog.search("zzzz qqqq")).toEqual({ total: 0, hits: [] });
     expect(catalog.search("   ")).toEqual({ total: 0, hits: [] });
     expect(catalog.search("100 200")).toEqual({ total: 0, hits: [] });
+  });
+});
+
+describe("diversify", () => {
+  test.each([
+    // ids 0/1 and 2/3 are twins (the VM and the container variant of one endpoint).
+    [[0, 1, 4, 5, 6, 7, 8], [0, 4, 5, 6, 7, 1, 8]],
+    [[0, 1, 2, 3, 4, 5], [0, 2, 4, 5, 1, 3]],
+    [[4, 0, 5, 6, 7, 1], [4, 0, 5, 6, 7, 1]],
+    [[0, 1], [0, 1]],
+  ])("%j -> %j: a twin already in the top five moves just below it", (order, expected) => {
+    const families = Int32Array.from([0, 0, 1, 1, 2, 3, 4, 5, 6]);
+    const results = order.map((id) => ({ id }));
+    diversify(results, families);
+    expect(results.map((r) => r.id)).toEqual(expected);
   });
 });
 
