@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   };
 
   try {
-    await run([direct, mcp], WARMUP * 2, CONCURRENCY, 2);
+    await run([direct, mcp], WARMUP, CONCURRENCY, 2);
     const lines = [
       `proxmox_get /version round trip: ${CALLS} calls per mode and path, after ${WARMUP} warm-up calls each`,
       `bun ${Bun.version}, ${navigator.hardwareConcurrency} cpus`,

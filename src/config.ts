@@ -60,7 +60,10 @@ export function parseProxmoxUrl(value: string | undefined, allowInsecureHttp: bo
     throw new ConfigError(name, `must use https; ${expected}`);
   }
   if (url.username || url.password) {
-    throw new ConfigError(name, "must not contain a user name or password; put the token in PROXMOX_TOKEN_ID and PROXMOX_TOKEN_SECRET");
+    throw new ConfigError(
+      name,
+      "must not contain a user name or password; put the token in PROXMOX_TOKEN_ID and PROXMOX_TOKEN_SECRET",
+    );
   }
   if (url.search || value.includes("?")) throw new ConfigError(name, `must not contain a query string; ${expected}`);
   if (url.hash || value.includes("#")) throw new ConfigError(name, `must not contain a fragment; ${expected}`);
@@ -90,6 +93,8 @@ export function parseTokenSecret(value: string | undefined): string {
   const expected = "expected the token's secret (a UUID shown once when the token was created)";
   if (!value || value.trim() === "") throw new ConfigError("PROXMOX_TOKEN_SECRET", `is not set; ${expected}`);
   const secret = value.trim();
+  // Proxmox secrets are UUIDs; a very short value would also be "redacted" out of ordinary text.
+  if (secret.length < 8) throw new ConfigError("PROXMOX_TOKEN_SECRET", `is too short; ${expected}`);
   if (/[\s\x00-\x1f\x7f]/.test(secret)) {
     throw new ConfigError("PROXMOX_TOKEN_SECRET", `contains whitespace or control characters; ${expected}`);
   }
@@ -104,7 +109,13 @@ export function parseBoolean(name: string, value: string | undefined, fallback: 
   throw new ConfigError(name, "expected true or false");
 }
 
-export function parsePositiveInt(name: string, value: string | undefined, fallback: number, max: number, unit = ""): number {
+export function parsePositiveInt(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  max: number,
+  unit = "",
+): number {
   if (value === undefined || value.trim() === "") return fallback;
   const v = value.trim();
   if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) {
@@ -113,17 +124,26 @@ export function parsePositiveInt(name: string, value: string | undefined, fallba
   return Number(v);
 }
 
-export function readCaFile(path: string | undefined, read: (p: string) => string = (p) => readFileSync(p, "utf8")): string | undefined {
+export function readCaFile(
+  path: string | undefined,
+  read: (p: string) => string = (p) => readFileSync(p, "utf8"),
+): string | undefined {
   if (path === undefined || path.trim() === "") return undefined;
   let pem: string;
   try {
     pem = read(path.trim());
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new ConfigError("PROXMOX_CA_FILE", `cannot read ${path.trim()} (${code}); expected a PEM file such as a copy of /etc/pve/pve-root-ca.pem`);
+    throw new ConfigError(
+      "PROXMOX_CA_FILE",
+      `cannot read ${path.trim()} (${code}); expected a PEM file such as a copy of /etc/pve/pve-root-ca.pem`,
+    );
   }
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
-    throw new ConfigError("PROXMOX_CA_FILE", `${path.trim()} holds no PEM certificate; expected a PEM file such as a copy of /etc/pve/pve-root-ca.pem`);
+    throw new ConfigError(
+      "PROXMOX_CA_FILE",
+      `${path.trim()} holds no PEM certificate; expected a PEM file such as a copy of /etc/pve/pve-root-ca.pem`,
+    );
   }
   return pem;
 }

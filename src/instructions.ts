@@ -8,5 +8,5 @@ How to work:
 - A write that answers with a UPID ("UPID:node:...") was submitted, not finished. Pass wait=true (proxmox_request, proxmox_upload) to get the finished task's outcome, or check GET /nodes/<node in the UPID>/tasks/<UPID>/status.
 - Answers over 512 KiB are not returned: narrow the request, or save it with proxmox_download.
 - Errors carry the HTTP status, Proxmox's message and hints at the next step: read them before retrying, and do not repeat a write that may already have been applied.
-- A refusal with a code such as refused_read_only, refused_protected_guest, refused_rule or refused_vlan is the operator's local policy: nothing was sent. Tell the user; do not try to get around it.
+- A refusal with a code such as refused_read_only, refused_protected_guest, refused_rule or refused_vlan is the operator's local policy: the write was not sent. Tell the user; do not try to get around it.
 - Local files (proxmox_upload, proxmox_download) must be inside the operator's PROXMOX_FILE_ROOTS.`;

@@ -1,9 +1,9 @@
-import type { Catalog, Endpoint } from "../catalog/catalog.ts";
+import { fillTemplate, placeholders, type Catalog, type Endpoint } from "../catalog/catalog.ts";
 import { describePermissions } from "../catalog/describe.ts";
 import type { HttpMethod, ProxmoxClient } from "../proxmox/client.ts";
 import { ProxmoxHttpError } from "../proxmox/errors.ts";
 import { nodeOfPath } from "../proxmox/path.ts";
-import { acceptedParameters, placeholders } from "./parameters.ts";
+import { acceptedParameters } from "./parameters.ts";
 
 /** How long an error may wait for the catalog or the node list before it is returned without them. */
 export const ADVICE_BUDGET_MS = 1500;
@@ -75,8 +75,8 @@ export function listingAdvice(catalog: Catalog, path: string): string[] {
   for (let end = segments.length - 1; end > 1; end--) {
     const template = segments.slice(0, end).join("/");
     if (!catalog.endpoint("GET", template)) continue;
-    const concrete = template.replace(/\{([^}]+)\}/g, (whole, name: string) => match.params[name] ?? whole);
-    if (concrete === path) continue;
+    const concrete = fillTemplate(template, match.params);
+    if (concrete === fillTemplate(match.template, match.params)) continue;
     return [`List what exists with GET ${concrete}.`];
   }
   return [];

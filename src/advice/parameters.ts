@@ -1,13 +1,8 @@
-import type { Catalog } from "../catalog/catalog.ts";
+import { placeholders, type Catalog } from "../catalog/catalog.ts";
 import { toFlag, type ParameterInfo } from "../catalog/schema.ts";
 import type { Params, ParamValue } from "../proxmox/params.ts";
 
 type ParameterShape = ParameterInfo;
-
-/** The {placeholder} names of a path template. */
-export function placeholders(template: string): string[] {
-  return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-}
 
 function isOptional(p: ParameterShape): boolean {
   return toFlag(p.optional);

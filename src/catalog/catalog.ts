@@ -1,4 +1,4 @@
-import { pathSegments } from "../proxmox/path.ts";
+import { encodeSegment, pathSegments } from "../proxmox/path.ts";
 import { describeEndpoint, type DescribeOutcome } from "./describe.ts";
 import { parseSchemaText, SchemaParseError } from "./parse.ts";
 import {
@@ -72,6 +72,18 @@ interface TrieNode {
 }
 
 const PLACEHOLDER = /^\{([^{}]+)\}$/;
+
+/** The {placeholder} names of a path template. */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+}
+
+/** A template with its placeholders filled from `values` (encoded as path segments); others stay. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([^{}]+)\}/g, (whole, name: string) =>
+    values[name] === undefined ? whole : encodeSegment(values[name]),
+  );
+}
 
 /**
  * What a caller may pass as a path: a template, a concrete path, a full URL, with or
@@ -240,7 +252,8 @@ export class Catalog {
 
   /** The `n` templates nearest to a path that matches none, by segment-wise edit distance. */
   closest(path: string, n = 5): string[] {
-    const wanted = pathSegments(normalizeInputPath(path));
+    // a path longer than any template cannot get closer by being longer; capping bounds the work
+    const wanted = pathSegments(normalizeInputPath(path)).slice(0, 16);
     const scored = [...this.paths.values()].map((entry) => ({
       path: entry.path,
       distance: segmentDistance(wanted, entry.segments),

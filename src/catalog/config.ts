@@ -74,6 +74,10 @@ export function parseSchemaUrl(value: string | undefined, cwd: string = process.
     const fetched = new URL(`${url.origin}${url.pathname}`);
     return { kind: "url", url: fetched, display: fetched.href, dropped, secrets: urlSecrets(url) };
   }
+  if (/^[^/]*@/.test(text) || text.includes("?")) {
+    // Looks like a URL without its scheme (user@host/..., ...?token=): a file path would show it whole.
+    throw new ConfigError(SCHEMA_URL_VARIABLE, `looks like a URL without https:// (it has '@' or '?'); ${EXPECTED}`);
+  }
   return { kind: "file", path: resolve(cwd, text) };
 }
 

@@ -1,5 +1,5 @@
 import type { Catalog, Endpoint, PathMatch } from "./catalog.ts";
-import { normalizeInputPath } from "./catalog.ts";
+import { normalizeInputPath, placeholders } from "./catalog.ts";
 import { toFlag, toNumber, type ParameterInfo, type PermissionsInfo } from "./schema.ts";
 import { firstSentence, markupToText } from "./text.ts";
 
@@ -99,9 +99,9 @@ export function describeEndpoint(catalog: Catalog, input: string, method?: strin
 }
 
 export function describeMethod(e: Endpoint): MethodDescription {
-  const placeholders = new Set([...e.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!));
+  const inPath = new Set(placeholders(e.path));
   const parameters = Object.entries(e.parameters)
-    .map(([name, p]) => describeParameter(name, p, placeholders.has(name)))
+    .map(([name, p]) => describeParameter(name, p, inPath.has(name)))
     .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
   const out: MethodDescription = {
     method: e.method,

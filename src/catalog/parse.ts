@@ -12,16 +12,17 @@ export class SchemaParseError extends Error {
   }
 }
 
-const DECLARATION = /(?:^|[\s;])(?:const|var|let)\s+(?:apiSchema|pveapi)\s*=\s*\[/;
+// At the start of a line, so the same words inside a string or after a comment marker do not count.
+const DECLARATION = /^[\s\uFEFF]*(?:const|var|let)\s+(?:apiSchema|pveapi)\s*=\s*\[/m;
 
 /** Index of the `[` that opens the schema array. */
 export function findArrayStart(text: string): number {
-  const declared = DECLARATION.exec(text);
-  if (declared) return declared.index + declared[0].length - 1;
   let i = 0;
   if (text.charCodeAt(0) === 0xfeff) i = 1;
   while (i < text.length && /\s/.test(text[i]!)) i++;
   if (text[i] === "[") return i;
+  const declared = DECLARATION.exec(text);
+  if (declared) return declared.index + declared[0].length - 1;
   throw new SchemaParseError(
     "no API schema found: expected `const apiSchema = [`, `var pveapi = [` or a JSON array (is this the API viewer's apidoc.js?)",
   );

@@ -65,11 +65,24 @@ export async function addTaskOutcome(
   }
 }
 
-/** The catalog for error advice: already loaded, or loaded before `signal` (the advice budget) ends. */
+/**
+ * The catalog for error advice: already loaded, or loaded before `signal` (the advice budget)
+ * ends. The load itself is not tied to that budget: it has its own timeout and, once done,
+ * serves the next call.
+ */
 export function adviceSources(deps: ServerDeps): AdviceSources {
   return {
     client: deps.client,
-    catalog: async (signal) => deps.catalog?.peek() ?? (await deps.catalog?.get(signal).catch(() => undefined)),
+    catalog: async (signal) => {
+      const provider = deps.catalog;
+      if (!provider) return undefined;
+      const loaded = provider.peek();
+      if (loaded || signal?.aborted) return loaded;
+      const budget = new Promise<undefined>((resolve) =>
+        signal?.addEventListener("abort", () => resolve(undefined), { once: true }),
+      );
+      return Promise.race([provider.get().catch(() => undefined), budget]);
+    },
   };
 }
 

@@ -60,6 +60,12 @@ describe("README", () => {
     for (const name of Object.keys(server.env)) expect(settingsTable.has(name)).toBe(true);
   });
 
+  test("every JSON example parses", () => {
+    const blocks = codeBlocks("json");
+    expect(blocks.length).toBeGreaterThan(5);
+    for (const block of blocks) expect(() => JSON.parse(block)).not.toThrow();
+  });
+
   test("every local link points at a file that exists", () => {
     const links = [...readme.matchAll(/\]\(([^)#:]+)\)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(3);

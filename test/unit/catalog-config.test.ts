@@ -45,6 +45,8 @@ describe("PROXMOX_SCHEMA_URL", () => {
     ["ftp://u:secretpw@docs.example.com/apidoc.js", "uses ftp, not https"],
     ["https://exa mple.com/x", "not a valid URL"],
     ["/srv/a\nb", "control characters"],
+    ["admin:secretpw@pve.example.com/pve-docs/api-viewer/apidoc.js", "without https://"],
+    ["pve.example.com:8006/apidoc.js?token=secretpw", "without https://"],
   ])("%j is refused: %s", (value, message) => {
     let error: unknown;
     try {

@@ -66,12 +66,15 @@ describe("finding the array", () => {
     ["[1]", 0],
     ["\ufeff  \n[1]", 4],
     ["// generated\nconst apiSchema = [1];", 31],
+    ["\ufeffconst apiSchema = [1]", 19],
+    ["// const apiSchema = [\r\nconst apiSchema = [1]\r\n;", 42],
+    ['[{"text": "see var pveapi = [1] here"}]', 0],
   ])("%j opens at %d", (text, index) => {
     expect(findArrayStart(text)).toBe(index);
     expect(text[index]).toBe("[");
   });
 
-  test.each([["window.foo = [1]"], ['{"a": 1}'], [""], ["apiSchema = [1]"]])("%j holds no schema", (text) => {
+  test.each([["window.foo = [1]"], ['{"a": 1}'], [""], ["apiSchema = [1]"], ['x = "const apiSchema = [1]"']])("%j holds no schema", (text) => {
     expect(() => findArrayStart(text)).toThrow(SchemaParseError);
   });
 

@@ -6,6 +6,7 @@ import {
   parsePositiveInt,
   parseProxmoxUrl,
   parseTokenId,
+  parseTokenSecret,
   readCaFile,
 } from "../../src/config.ts";
 
@@ -64,6 +65,15 @@ describe("parseTokenId", () => {
   });
   test.each([undefined, "", "root@pam", "root!mcp", "@pam!x", "root@pam!", "root@pam!x=y", "root@pam!x y", "root@pam!1bad"])("refuses %j", (id) => {
     expect(configError(() => parseTokenId(id)).variable).toBe("PROXMOX_TOKEN_ID");
+  });
+});
+
+describe("parseTokenSecret", () => {
+  test.each(["", "s", "1234567", "has space inside"])("refuses %j", (value) => {
+    expect(configError(() => parseTokenSecret(value)).variable).toBe("PROXMOX_TOKEN_SECRET");
+  });
+  test("accepts a UUID", () => {
+    expect(parseTokenSecret("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")).toBe("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0");
   });
 });
 

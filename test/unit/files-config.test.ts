@@ -63,7 +63,7 @@ describe("PROXMOX_FILE_ROOTS", () => {
   });
 
   test("loadConfig carries the roots, and stops on a bad one", () => {
-    const env = { PROXMOX_URL: "https://pve.example.com:8006", PROXMOX_TOKEN_ID: "mcp@pve!t", PROXMOX_TOKEN_SECRET: "s" };
+    const env = { PROXMOX_URL: "https://pve.example.com:8006", PROXMOX_TOKEN_ID: "mcp@pve!t", PROXMOX_TOKEN_SECRET: "0123456789abcdef" };
     expect(loadConfig(env).files).toBeUndefined();
     expect(loadConfig({ ...env, PROXMOX_FILE_ROOTS: join(base, "b") }).files?.roots).toEqual([join(base, "b")]);
     expect(() => loadConfig({ ...env, PROXMOX_FILE_ROOTS: join(base, "world") })).toThrow(ConfigError);
