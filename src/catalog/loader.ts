@@ -115,21 +115,23 @@ export class CatalogLoader implements CatalogProvider {
     let flight = this.flight;
     if (!flight) {
       const controller = new AbortController();
-      const started: Flight = { controller, waiters: 0, promise: Promise.resolve(undefined as never) };
-      started.promise = this.load(controller.signal).then(
+      const landed = () => {
+        if (this.flight?.controller === controller) this.flight = undefined;
+      };
+      const promise = this.load(controller.signal).then(
         (catalog) => {
           this.catalog = catalog;
-          if (this.flight === started) this.flight = undefined;
+          landed();
           void this.closeOwned();
           return catalog;
         },
         (error: unknown) => {
-          if (this.flight === started) this.flight = undefined;
+          landed();
           throw error;
         },
       );
-      started.promise.catch(() => undefined);
-      this.flight = flight = started;
+      promise.catch(() => undefined);
+      this.flight = flight = { controller, waiters: 0, promise };
     }
     return this.wait(flight, signal);
   }

@@ -987,7 +987,7 @@ const DIVERSE_TOP = 5;
 
 /**
  * The VM and the container variant of one endpoint are one answer twice: a twin of a result
- * already in the top five moves to just after it, so the top five show five different answers.
+ * already in the top five moves to just after the top five, so those show five different answers.
  */
 export function diversify(results: { id: number }[], families: Int32Array): void {
   const seen = new Set<number>();

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { load } from "cheerio";
 import { firstHeader, request, type Dispatcher } from "../http/undici.ts";
-import { readCapped } from "../proxmox/client.ts";
+import { discard, readCapped } from "../http/body.ts";
 import { describeErrorChain } from "../proxmox/transport-errors.ts";
 
 /** A catalog source that could not deliver; `kind` decides whether the next source is tried. */
@@ -62,11 +62,9 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
   } catch (error) {
     throw transportFailure(error, options);
   }
-  // undici's body emits an error when destroyed unread; the outcome is reported below instead.
-  response.body.on("error", () => undefined);
   const status = response.statusCode;
   if (status < 200 || status > 299) {
-    response.body.destroy();
+    discard(response.body);
     if (status >= 300 && status < 400) {
       const location = firstHeader(response.headers.location);
       throw new SourceFailure(
@@ -79,7 +77,7 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
   }
   const announced = Number(firstHeader(response.headers["content-length"]));
   if (Number.isFinite(announced) && announced > options.maxBytes) {
-    response.body.destroy();
+    discard(response.body);
     throw new SourceFailure("refused", `announced ${announced} bytes, more than the ${mib(options.maxBytes)} cap`);
   }
   let bytes: Buffer | undefined;

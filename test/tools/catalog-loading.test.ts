@@ -133,6 +133,26 @@ describe("then the public viewer", () => {
     expect(seen!.headers.authorization).toBeUndefined();
   });
 
+  test("PROXMOX_VERIFY_TLS=false is for the cluster only: the public host is still verified", async () => {
+    serve(publicHost);
+    const publicUrl = `${publicHost.url}${VIEWER_PATH}`;
+    const error = await loadError(
+      loader({ publicUrl, connection: connectionFor(cluster, { PROXMOX_CA_FILE: "", PROXMOX_VERIFY_TLS: "false" }) }),
+    );
+    expect(error.attempts.map((a) => a.source.kind)).toEqual(["cluster", "public"]);
+    expect(error.attempts[0]!.outcome).toBe("answered HTTP 404 Not found");
+    expect(error.attempts[1]!.outcome).toMatch(/could not be reached: .*(certificate|self.signed|verify)/i);
+    expect(viewerRequests(publicHost)).toHaveLength(0);
+  });
+
+  test("a configured schema URL on another origin gets public trust, not the cluster's CA", async () => {
+    serve(publicHost);
+    const error = await loadError(loader({ config: { schema: parseSchemaUrl(`${publicHost.url}${VIEWER_PATH}`) } }));
+    expect(error.attempts.map((a) => a.source.kind)).toEqual(["configured"]);
+    expect(error.attempts[0]!.outcome).toMatch(/could not be reached: .*(certificate|self.signed|verify)/i);
+    expect(viewerRequests(publicHost)).toHaveLength(0);
+  });
+
   test("the public host is reached with default trust only, never with the cluster's CA", async () => {
     serve(publicHost);
     const publicUrl = `${publicHost.url}${VIEWER_PATH}`;
