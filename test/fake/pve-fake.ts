@@ -1,10 +1,17 @@
 // A loopback stand-in for pve-http-server, answering the way ../shared/pve/FACTS.md records:
 // envelope, reason phrases, 401 with an empty body, 501 for bodies on GET/DELETE, chunked
 // bodies and unknown paths, Connection: close on errors, UPIDs and task status.
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { pipeline, type Readable } from "node:stream";
+import { decodeOrKeep } from "../../src/proxmox/path.ts";
 import { sharedTestPki } from "./certs.ts";
 
 export const FAKE_TOKEN_ID = "mcp@pve!test";
@@ -147,7 +154,12 @@ export class FakeProxmox {
       : createHttpServer(listener);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as AddressInfo).port;
-    fake = new FakeProxmox(server, `${tls ? "https" : "http"}://127.0.0.1:${port}`, resolved, options.nodes ?? ["pve1", "pve2"]);
+    fake = new FakeProxmox(
+      server,
+      `${tls ? "https" : "http"}://127.0.0.1:${port}`,
+      resolved,
+      options.nodes ?? ["pve1", "pve2"],
+    );
     server.on(tls ? "secureConnection" : "connection", (socket: Socket) => {
       fake!.connections++;
       fake!.sockets.add(socket);
@@ -182,11 +194,24 @@ export class FakeProxmox {
   }
 
   /** Adds or replaces a route. Template placeholders like {node} match one segment. */
-  route(method: string, template: string, handler: FakeHandler, opts: { stream?: boolean; multipart?: boolean } = {}): this {
+  route(
+    method: string,
+    template: string,
+    handler: FakeHandler,
+    opts: { stream?: boolean; multipart?: boolean } = {},
+  ): this {
     const index = this.routes.findIndex((r) => r.method === method && r.template === template);
     if (index >= 0) this.routes.splice(index, 1);
     const { pattern, names } = compile(template);
-    this.routes.unshift({ method, template, pattern, names, handler, stream: opts.stream ?? false, multipart: opts.multipart ?? false });
+    this.routes.unshift({
+      method,
+      template,
+      pattern,
+      names,
+      handler,
+      stream: opts.stream ?? false,
+      multipart: opts.multipart ?? false,
+    });
     return this;
   }
 
@@ -200,7 +225,12 @@ export class FakeProxmox {
    * Starts a simulated task and returns its UPID. Its status is "running" for
    * `pollsUntilDone` status requests, then "stopped" with `exitstatus`.
    */
-  startTask(node: string, type: string, id: string, opts: { pollsUntilDone?: number; exitstatus?: string; log?: string[] } = {}): string {
+  startTask(
+    node: string,
+    type: string,
+    id: string,
+    opts: { pollsUntilDone?: number; exitstatus?: string; log?: string[] } = {},
+  ): string {
     this.taskCounter++;
     const startTime = Math.floor(Date.now() / 1000);
     const upid = `UPID:${node}:${hex(4000 + this.taskCounter, 8)}:${hex(100000 + this.taskCounter, 8)}:${hex(startTime, 8)}:${type}:${id}:${this.options.tokenId}:`;
@@ -212,7 +242,10 @@ export class FakeProxmox {
       startTime,
       pollsUntilDone: opts.pollsUntilDone ?? 0,
       exitstatus: opts.exitstatus ?? "OK",
-      log: opts.log ?? [`starting ${type} ${id}`, opts.exitstatus && opts.exitstatus !== "OK" ? `TASK ERROR: ${opts.exitstatus}` : "TASK OK"],
+      log: opts.log ?? [
+        `starting ${type} ${id}`,
+        opts.exitstatus && opts.exitstatus !== "OK" ? `TASK ERROR: ${opts.exitstatus}` : "TASK OK",
+      ],
     });
     return upid;
   }
@@ -272,7 +305,16 @@ export class FakeProxmox {
 
     req.on("error", () => undefined);
     res.on("error", () => undefined);
-    const record: FakeRequest = { method, url, path, query, headers: req.headers, body: Buffer.alloc(0), params: {}, pathParams: {} };
+    const record: FakeRequest = {
+      method,
+      url,
+      path,
+      query,
+      headers: req.headers,
+      body: Buffer.alloc(0),
+      params: {},
+      pathParams: {},
+    };
     this.requests.push(record);
     res.on("close", () => {
       if (!res.writableFinished) record.abandoned = true;
@@ -293,30 +335,41 @@ export class FakeProxmox {
       return this.respond(res, { status: 501, message: "chunked transfer encoding not supported" });
     }
     if (req.headers.authorization !== this.authorization) {
-      return this.respond(res, { status: 401, message: req.headers.authorization ? "Authentication failed!" : "No ticket" });
+      return this.respond(res, {
+        status: 401,
+        message: req.headers.authorization ? "Authentication failed!" : "No ticket",
+      });
     }
-    if ((method === "GET" || method === "DELETE") && (record.body.length > 0 || Number(req.headers["content-length"] ?? 0) > 0)) {
+    if (
+      (method === "GET" || method === "DELETE") &&
+      (record.body.length > 0 || Number(req.headers["content-length"] ?? 0) > 0)
+    ) {
       return this.respond(res, { status: 501, message: `Unexpected content for method '${method}'` });
     }
     if (record.body.length > MAX_BODY_BYTES) {
       return this.respond(res, { status: 501, message: "for data too large" });
     }
     const contentType = (req.headers["content-type"] ?? "").toLowerCase();
-    if (record.body.length > 0 && !contentType.startsWith("application/x-www-form-urlencoded") && !contentType.startsWith("application/json")) {
+    if (
+      record.body.length > 0 &&
+      !contentType.startsWith("application/x-www-form-urlencoded") &&
+      !contentType.startsWith("application/json")
+    ) {
       return this.respond(res, { status: 506, message: `Unsupported content type '${contentType}'` });
     }
     if (route?.route.multipart === false && contentType.startsWith("multipart/")) {
       return this.respond(res, { status: 506, message: `Unsupported content type '${contentType}'` });
     }
     if (!route) {
-      return this.respond(res, { status: 501, message: `Method '${method} ${safeDecode(path)}' not implemented` });
+      return this.respond(res, { status: 501, message: `Method '${method} ${decodeOrKeep(path)}' not implemented` });
     }
     record.pathParams = route.params;
     let reply: FakeReply;
     try {
       if (record.body.length > 0) {
         if (contentType.startsWith("application/json")) {
-          for (const [k, v] of Object.entries(JSON.parse(record.body.toString("utf8")) as Record<string, unknown>)) record.params[k] = String(v);
+          for (const [k, v] of Object.entries(JSON.parse(record.body.toString("utf8")) as Record<string, unknown>))
+            record.params[k] = String(v);
         } else {
           parseForm(record.body.toString("utf8"), record.params);
         }
@@ -338,7 +391,7 @@ export class FakeProxmox {
       const m = route.pattern.exec(path);
       if (!m) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = safeDecode(m[i + 1]!)));
+      route.names.forEach((name, i) => (params[name] = decodeOrKeep(m[i + 1]!)));
       return { route, params };
     }
     return undefined;
@@ -357,7 +410,11 @@ export class FakeProxmox {
         res.useChunkedEncodingByDefault = false;
         res.shouldKeepAlive = false;
       }
-      res.writeHead(reply.status ?? 200, { server: "pve-api-daemon/3.0", "content-type": reply.contentType ?? "application/octet-stream", ...reply.headers });
+      res.writeHead(reply.status ?? 200, {
+        server: "pve-api-daemon/3.0",
+        "content-type": reply.contentType ?? "application/octet-stream",
+        ...reply.headers,
+      });
       pipeline(reply.stream, res, (error) => error && res.socket?.destroy());
       return;
     }
@@ -391,14 +448,6 @@ export class FakeProxmox {
     headers["content-length"] = String(body.length);
     res.writeHead(status, reason, headers);
     res.end(body);
-  }
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }
 
