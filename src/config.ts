@@ -2,19 +2,9 @@ import { readFileSync } from "node:fs";
 import { loadCatalogConfig, type CatalogConfig } from "./catalog/config.ts";
 import { loadFileConfig, type FileConfig } from "./files/config.ts";
 import { loadPolicyConfig, type PolicyConfig } from "./policy/config.ts";
+import { ConfigError, parseBoolean, parsePositiveInt, type Env } from "./settings.ts";
 
-export type Env = Record<string, string | undefined>;
-
-/** A setting that is missing or invalid; `message` names the variable and what it expects. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    expected: string,
-  ) {
-    super(`${variable}: ${expected}`);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError, parseBoolean, parsePositiveInt, type Env };
 
 export interface ConnectionConfig {
   /** https://host:port, no path. */
@@ -99,29 +89,6 @@ export function parseTokenSecret(value: string | undefined): string {
     throw new ConfigError("PROXMOX_TOKEN_SECRET", `contains whitespace or control characters; ${expected}`);
   }
   return secret;
-}
-
-export function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value.trim() === "") return fallback;
-  const v = value.trim().toLowerCase();
-  if (["true", "1", "yes", "on"].includes(v)) return true;
-  if (["false", "0", "no", "off"].includes(v)) return false;
-  throw new ConfigError(name, "expected true or false");
-}
-
-export function parsePositiveInt(
-  name: string,
-  value: string | undefined,
-  fallback: number,
-  max: number,
-  unit = "",
-): number {
-  if (value === undefined || value.trim() === "") return fallback;
-  const v = value.trim();
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) {
-    throw new ConfigError(name, `expected a whole number${unit ? ` of ${unit}` : ""} from 1 to ${max}`);
-  }
-  return Number(v);
 }
 
 export function readCaFile(

@@ -1,5 +1,14 @@
-import { encodeSegment, pathSegments } from "../proxmox/path.ts";
+import { pathSegments } from "../proxmox/path.ts";
 import { describeEndpoint, type DescribeOutcome } from "./describe.ts";
+import {
+  normalizeInputPath,
+  type CatalogSource,
+  type Endpoint,
+  type PathEntry,
+  type PathLookup,
+  type PathMatch,
+  type SkippedMethod,
+} from "./model.ts";
 import { parseSchemaText, SchemaParseError } from "./parse.ts";
 import {
   describeIssues,
@@ -8,60 +17,21 @@ import {
   toFlag,
   TreeSchema,
   type MethodInfo,
-  type ParameterInfo,
-  type PermissionsInfo,
   type SchemaNode,
 } from "./schema.ts";
 
 import { buildSearchIndex, runSearch, type SearchIndex, type SearchOptions, type SearchPage } from "./search.ts";
 
-/** Where a catalog came from, as shown to the model (never with credentials). */
-export interface CatalogSource {
-  kind: "configured" | "cluster" | "public" | "inline";
-  /** URL (userinfo and query values removed) or file path. */
-  location: string;
-}
-
-export interface Endpoint {
-  /** GET, POST, PUT or DELETE. */
-  method: string;
-  /** Template, e.g. /nodes/{node}/qemu/{vmid}/snapshot. */
-  path: string;
-  /** The handler name, e.g. vm_stop. */
-  name: string;
-  description: string;
-  /** False when the endpoint refuses API tokens. Missing means allowed, as in Proxmox. */
-  allowtoken: boolean;
-  protected: boolean;
-  downloadAllowed: boolean;
-  exposeCredentials: boolean;
-  proxyto: string | undefined;
-  parameters: Record<string, ParameterInfo>;
-  permissions: PermissionsInfo | undefined;
-  returns: unknown;
-  /** The whole validated method object, unknown fields included. */
-  info: MethodInfo;
-}
-
-export interface PathEntry {
-  path: string;
-  segments: string[];
-  /** Endpoints of this path, in GET, POST, PUT, DELETE order. */
-  methods: Endpoint[];
-  children: string[];
-}
-
-export interface PathMatch {
-  template: string;
-  /** Placeholder values taken from a concrete path ({} for a template). */
-  params: Record<string, string>;
-}
-
-export interface SkippedMethod {
-  path: string;
-  method: string;
-  reason: string;
-}
+export {
+  fillTemplate,
+  normalizeInputPath,
+  placeholders,
+  type CatalogSource,
+  type Endpoint,
+  type PathEntry,
+  type PathMatch,
+  type SkippedMethod,
+} from "./model.ts";
 
 const METHOD_ORDER = ["GET", "POST", "PUT", "DELETE"];
 
@@ -72,35 +42,6 @@ interface TrieNode {
 }
 
 const PLACEHOLDER = /^\{([^{}]+)\}$/;
-
-/** The {placeholder} names of a path template. */
-export function placeholders(template: string): string[] {
-  return [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
-}
-
-/** A template with its placeholders filled from `values` (encoded as path segments); others stay. */
-export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([^{}]+)\}/g, (whole, name: string) =>
-    values[name] === undefined ? whole : encodeSegment(values[name]),
-  );
-}
-
-/**
- * What a caller may pass as a path: a template, a concrete path, a full URL, with or
- * without /api2/json, a query string or a trailing slash. Returns "/a/b" form.
- */
-export function normalizeInputPath(input: string): string {
-  let p = input.trim();
-  const url = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(p);
-  if (url) p = url[1] ?? "/";
-  p = p.replace(/[?#].*$/, "");
-  p = p.replace(/^\/*api2\/(json|extjs|html|spiceconfig|png)(?=\/|$)/i, "");
-  p = `/${p
-    .split("/")
-    .filter((s) => s.length > 0)
-    .join("/")}`;
-  return p;
-}
 
 /** Walks the tree; each method is validated separately so one odd entry cannot sink the catalog. */
 function collect(
@@ -155,7 +96,7 @@ function toEndpoint(path: string, key: string, info: MethodInfo): Endpoint {
 }
 
 /** The parsed, indexed API: kept for the life of the process once loaded. */
-export class Catalog {
+export class Catalog implements PathLookup {
   readonly source: CatalogSource;
   readonly endpoints: readonly Endpoint[];
   readonly skipped: readonly SkippedMethod[];

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ConfigError, type Env } from "../config.ts";
+import { ConfigError, type Env } from "../settings.ts";
 import { decodeOrKeep } from "../proxmox/path.ts";
 
 export const SCHEMA_URL_VARIABLE = "PROXMOX_SCHEMA_URL";

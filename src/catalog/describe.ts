@@ -1,5 +1,4 @@
-import type { Catalog, Endpoint, PathMatch } from "./catalog.ts";
-import { normalizeInputPath, placeholders } from "./catalog.ts";
+import { normalizeInputPath, placeholders, type Endpoint, type PathLookup, type PathMatch } from "./model.ts";
 import { toFlag, toNumber, type ParameterInfo, type PermissionsInfo } from "./schema.ts";
 import { firstSentence, markupToText } from "./text.ts";
 
@@ -59,7 +58,7 @@ export type DescribeOutcome =
 
 const METHOD_PREFIX = /^(GET|POST|PUT|DELETE)\s+(\S.*)$/i;
 
-export function describeEndpoint(catalog: Catalog, input: string, method?: string): DescribeOutcome {
+export function describeEndpoint(catalog: PathLookup, input: string, method?: string): DescribeOutcome {
   let pathText = input.trim();
   let wanted = method?.toUpperCase();
   const prefixed = METHOD_PREFIX.exec(pathText);

@@ -1,4 +1,4 @@
-import type { Endpoint } from "./catalog.ts";
+import type { Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import {
   EQUIVALENT_GROUPS,

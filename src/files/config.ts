@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute } from "node:path";
-import { ConfigError, type Env } from "../config.ts";
+import { ConfigError, type Env } from "../settings.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
 
 export const FILE_ROOTS_VARIABLE = "PROXMOX_FILE_ROOTS";

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../settings.ts";
 import type { WriteIntent, WriteOutcome } from "../proxmox/client.ts";
 import type { ParamValue } from "../proxmox/params.ts";
 import { redactDeep, type Redactor } from "../proxmox/redact.ts";

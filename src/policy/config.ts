@@ -1,4 +1,4 @@
-import { ConfigError, parseBoolean, type Env } from "../config.ts";
+import { ConfigError, parseBoolean, type Env } from "../settings.ts";
 import { parseRules, type WriteRule } from "./rules.ts";
 
 /** Local write policy (issue 6). Files named here are read when the gate is built, not here. */

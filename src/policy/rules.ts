@@ -1,4 +1,4 @@
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../settings.ts";
 import { pathSegments } from "../proxmox/path.ts";
 
 export type RuleMethod = "POST" | "PUT" | "DELETE" | "*";

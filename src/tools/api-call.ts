@@ -3,7 +3,7 @@ import { resultPayload, type ApiCall, type ProxmoxClient } from "../proxmox/clie
 import { adviseFailure, type AdviceSources, type FailedCall } from "../advice/advise.ts";
 import { prepareForCatalog } from "../advice/parameters.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
-import type { ServerDeps } from "../server.ts";
+import type { ServerDeps } from "./deps.ts";
 import { ProxmoxTransportError } from "../proxmox/errors.ts";
 import { parseUpid, taskPath } from "../tasks/upid.ts";
 import { DEFAULT_WAIT_S, waitForTask } from "../tasks/wait.ts";

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { fileTransferDisabled } from "../files/config.ts";
 import { downloadToFile } from "../files/download.ts";
-import type { ServerDeps } from "../server.ts";
+import type { ServerDeps } from "./deps.ts";
 import { failureWithAdvice } from "./api-call.ts";
 import { failureResult, okResult } from "./result.ts";
 import { parametersArg, pathArg } from "./schemas.ts";
@@ -13,11 +13,13 @@ export function registerDownloadTool(server: McpServer, deps: ServerDeps): void 
     {
       title: "Save a Proxmox API answer to a local file",
       description:
-        "GET any Proxmox VE API path and write the answer, whatever its size or type, to a new local file inside the directories the operator allowed with PROXMOX_FILE_ROOTS: a task log (parameters {\"download\": 1}), a file-restore download, an RRD graph, the node journal, or a JSON answer too large to return. Never overwrites: the destination must not exist and its directory must. Returns the path, bytes written, content type and sha256.",
+        'GET any Proxmox VE API path and write the answer, whatever its size or type, to a new local file inside the directories the operator allowed with PROXMOX_FILE_ROOTS: a task log (parameters {"download": 1}), a file-restore download, an RRD graph, the node journal, or a JSON answer too large to return. Never overwrites: the destination must not exist and its directory must. Returns the path, bytes written, content type and sha256.',
       inputSchema: {
         path: pathArg,
         parameters: parametersArg,
-        destination: z.string().describe("Absolute path of the new file, in an existing directory inside PROXMOX_FILE_ROOTS"),
+        destination: z
+          .string()
+          .describe("Absolute path of the new file, in an existing directory inside PROXMOX_FILE_ROOTS"),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ServerDeps } from "../server.ts";
+import type { ServerDeps } from "./deps.ts";
 import { runApiCall } from "./api-call.ts";
 import { parametersArg, pathArg } from "./schemas.ts";
 

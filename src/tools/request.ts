@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { HTTP_METHODS } from "../proxmox/client.ts";
-import type { ServerDeps } from "../server.ts";
+import type { ServerDeps } from "./deps.ts";
 import { runApiCall } from "./api-call.ts";
 import { parametersArg, pathArg, waitArgs } from "./schemas.ts";
 

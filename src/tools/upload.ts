@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { fileTransferDisabled } from "../files/config.ts";
 import { uploadFile, uploadHints } from "../files/upload.ts";
-import type { ServerDeps } from "../server.ts";
+import type { ServerDeps } from "./deps.ts";
 import { addTaskOutcome, failureWithAdvice } from "./api-call.ts";
 import { failureResult, okResult } from "./result.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
