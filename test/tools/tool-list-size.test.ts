@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { FakeProxmox } from "../fake/pve-fake.ts";
+import { connectHarness } from "../support/mcp.ts";
+
+// The tool list is sent to the model in every conversation: every word in it is paid for
+// again and again. The whole tools/list answer stays under 8 KiB.
+const MAX_TOOL_LIST_BYTES = 8 * 1024;
+
+let fake: FakeProxmox;
+beforeAll(async () => {
+  fake = await FakeProxmox.start();
+});
+afterAll(async () => {
+  await fake.stop();
+});
+
+test.each([
+  ["read-write", false],
+  ["read-only", true],
+])("the %s tools/list answer stays under 8 KiB", async (_mode, readOnly) => {
+  const h = await connectHarness(fake, { client: { readOnly }, deps: { readOnly } });
+  try {
+    const result = await h.client.listTools();
+    const answer = JSON.stringify({ jsonrpc: "2.0", id: 1, result });
+    expect(Buffer.byteLength(answer)).toBeLessThan(MAX_TOOL_LIST_BYTES);
+  } finally {
+    await h.close();
+  }
+});
