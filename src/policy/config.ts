@@ -15,6 +15,10 @@ export interface PolicyConfig {
   auditLog: string | undefined;
   /** PROXMOX_VLAN_GUARD (default true): refuse tagged NICs on bridges that are not VLAN-aware. */
   vlanGuard: boolean;
+  /** PROXMOX_READ_ONLY_ALLOW_OUTBOUND (unset: false): in read-only mode, still allow GETs that make a node contact other hosts. */
+  readOnlyAllowOutbound?: boolean;
+  /** PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT (unset: false): in read-only mode, still allow GETs that read inside guests and backups. */
+  readOnlyAllowGuestContent?: boolean;
 }
 
 function optionalPath(env: Env, name: string): string | undefined {
@@ -22,6 +26,12 @@ function optionalPath(env: Env, name: string): string | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   if (/[\x00-\x1f]/.test(value)) throw new ConfigError(name, "contains control characters; expected a file path");
   return value.trim();
+}
+
+/** A boolean setting that stays undefined while unset (the default, false, applies). */
+function optionalBoolean(env: Env, name: string): boolean | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === "" ? undefined : parseBoolean(name, value, false);
 }
 
 export function loadPolicyConfig(env: Env): PolicyConfig {
@@ -33,5 +43,7 @@ export function loadPolicyConfig(env: Env): PolicyConfig {
     allow: allow.length > 0 ? allow : undefined,
     auditLog: optionalPath(env, "PROXMOX_AUDIT_LOG"),
     vlanGuard: parseBoolean("PROXMOX_VLAN_GUARD", env.PROXMOX_VLAN_GUARD, true),
+    readOnlyAllowOutbound: optionalBoolean(env, "PROXMOX_READ_ONLY_ALLOW_OUTBOUND"),
+    readOnlyAllowGuestContent: optionalBoolean(env, "PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT"),
   };
 }

@@ -13,9 +13,10 @@ import { hasEncodedSlash, pathSegments, serverView, validateApiPath } from "../p
 import type { Redactor } from "../proxmox/redact.ts";
 import { AuditFile, auditLine } from "./audit.ts";
 import type { PolicyConfig } from "./config.ts";
-import { guestsTouched, type GuestTouch } from "./guests.ts";
+import { guestsTouched, type GuestTouch, type Touches } from "./guests.ts";
 import { loadProtection, type ProtectedGuest, type Protection } from "./protected.ts";
-import { firstMatch, type WriteRule } from "./rules.ts";
+import { judgeRead } from "./reads.ts";
+import { endpointRule, firstMatch, namesEndpoint, ruleMatches, type WriteRule } from "./rules.ts";
 import { checkVlan } from "./vlan.ts";
 
 export interface PolicyGateOptions {
@@ -50,10 +51,11 @@ function batchParam(value: unknown): ParamValue {
 }
 
 /**
- * POST /nodes/{node}/execute runs a JSON list of API calls on that node. Each call is checked
- * as a write of its own, so a batch cannot carry what a single request could not.
+ * POST /nodes/{node}/execute runs a JSON list of API calls on that node (PVE::API2::Nodes
+ * execute). Returns the request and every call of its batch, reads included, recursively: each
+ * is checked as a request of its own, so a batch cannot carry what a single request could not.
  */
-export function expandBatch(intent: WriteIntent, depth = 0): WriteIntent[] {
+export function expandCommands(intent: WriteIntent, depth = 0): WriteIntent[] {
   const segments = pathSegments(intent.path);
   if (intent.method !== "POST" || segments.length !== 3 || segments[0] !== "nodes" || segments[2] !== "execute")
     return [intent];
@@ -93,9 +95,19 @@ export function expandBatch(intent: WriteIntent, depth = 0): WriteIntent[] {
       path: validateApiPath(`/nodes/${nodeSegment}/${path.replace(/^\/+/, "")}`),
       params,
     };
-    return inner.method === "GET" ? [] : expandBatch(inner, depth + 1);
+    return inner.method === "GET" ? [inner] : expandCommands(inner, depth + 1);
   });
   return [intent, ...nested];
+}
+
+/** The writes of a request: itself and the writes of its batch (see expandCommands). */
+export function expandBatch(intent: WriteIntent, depth = 0): WriteIntent[] {
+  return expandCommands(intent, depth).filter((each) => each === intent || each.method !== "GET");
+}
+
+/** A path as written and, when it carries an encoded '/', as Proxmox routes it. */
+function pathViews(intent: WriteIntent): WriteIntent[] {
+  return hasEncodedSlash(intent.path) ? [intent, { ...intent, path: serverView(intent.path) }] : [intent];
 }
 
 /** The WriteGate of issue 6: protected guests, deny/allow rules, the VLAN guard and the audit trail. */
@@ -121,10 +133,16 @@ export class PolicyGate implements WriteGate {
     const { policy, protection, log } = this;
     const warning = this.audit?.open();
     if (warning) log.warn(warning);
-    if (policy.readOnly)
+    if (policy.readOnly) {
       log.info(
         "read-only mode (PROXMOX_READ_ONLY=true): writing tools are not listed and only GET requests reach Proxmox",
       );
+      const refused = [
+        policy.readOnlyAllowOutbound ? undefined : "reads that make a node contact other hosts",
+        policy.readOnlyAllowGuestContent ? undefined : "reads inside guests and backups",
+      ].filter((item) => item !== undefined);
+      if (refused.length > 0) log.info(`read-only mode also refuses ${refused.join(" and ")}`);
+    }
     if (protection.status === "broken") {
       log.error(
         `PROXMOX_PROTECTED_VMS_FILE ${protection.file} is unusable: ${protection.problem}. Every write is refused until it is fixed and the server restarted.`,
@@ -149,11 +167,60 @@ export class PolicyGate implements WriteGate {
       );
     }
     // Proxmox routes %2F as a separator: judge such a path as written and as the server sees it.
-    const views = hasEncodedSlash(intent.path) ? [intent, { ...intent, path: serverView(intent.path) }] : [intent];
-    const intents = views.flatMap((view) => expandBatch(view));
-    for (const each of intents) this.checkLocal(each);
+    const intents = pathViews(intent).flatMap((view) => expandCommands(view));
+    for (const each of intents) {
+      if (each.method === "GET") this.checkRead(each);
+      else this.checkLocal(each);
+    }
     if (!this.policy.vlanGuard) return;
     for (const each of intents) await checkVlan(each, client, signal);
+  }
+
+  authorizeRead(intent: WriteIntent): void {
+    for (const view of pathViews(intent)) this.checkRead(view);
+  }
+
+  /**
+   * Reads that reach beyond the cluster's state (reads.ts): reads inside a protected guest or its
+   * backups are refused; read-only mode refuses outbound reads and reads inside guests unless
+   * the operator allows them.
+   */
+  checkRead(intent: WriteIntent): void {
+    const { protection, policy } = this;
+    if (!policy.readOnly && protection.status === "none") return;
+    const judged = judgeRead(pathSegments(intent.path), intent.params);
+    if (!judged) return;
+    const { rule, guests } = judged;
+    const head = `GET ${intent.path} refused: it ${rule.what}`;
+    if (rule.reach === "guest-content" && protection.status === "broken") {
+      throw new LocalRefusal(
+        "refused_protected_guest",
+        `${head}, and the protected-guests file ${protection.file} (PROXMOX_PROTECTED_VMS_FILE) is unusable: ${protection.problem}. Until the operator fixes it and restarts the server, reads inside guests and backups are refused, because it cannot be told which guests are protected.`,
+      );
+    }
+    if (rule.reach === "guest-content" && protection.status === "ok") {
+      const hit = protection.guests.filter((guest) => guests.includes(guest.vmid));
+      if (hit.length > 0) {
+        const lines = hit.map((guest) => `${describeGuest(guest)}. Reason: ${guest.reason}`).join("; ");
+        throw new LocalRefusal(
+          "refused_protected_guest",
+          `${head}, and the guest is protected: ${lines}\nReads inside protected guests and their backups are refused; facts such as agent/network-get-interfaces stay readable. Protected guests are listed in ${protection.file}.`,
+        );
+      }
+    }
+    if (!policy.readOnly) return;
+    if (rule.reach === "outbound" && !policy.readOnlyAllowOutbound) {
+      throw new LocalRefusal(
+        "refused_read_only_outbound",
+        `${head}, and in read-only mode (PROXMOX_READ_ONLY=true) the nodes are not made to contact other hosts. Ask the operator to set PROXMOX_READ_ONLY_ALLOW_OUTBOUND=true if this is needed.`,
+      );
+    }
+    if (rule.reach === "guest-content" && !policy.readOnlyAllowGuestContent) {
+      throw new LocalRefusal(
+        "refused_read_only_guest_content",
+        `${head}, and in read-only mode (PROXMOX_READ_ONLY=true) data inside guests and backups is not read; facts such as agent/network-get-interfaces stay readable. Ask the operator to set PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT=true if this is needed.`,
+      );
+    }
   }
 
   record(intent: WriteIntent, outcome: WriteOutcome): void {
@@ -196,7 +263,7 @@ export class PolicyGate implements WriteGate {
 
   private checkProtected(intent: WriteIntent, protection: Extract<Protection, { status: "ok" }>): void {
     const byVmid = new Map(protection.guests.map((guest) => [guest.vmid, guest]));
-    const touches = guestsTouched(intent.path, intent.params);
+    const touches = guestsTouched(intent.path, intent.params, intent.method);
     const hits = new Map<number, GuestTouch>();
     for (const touch of touches.guests)
       if (byVmid.has(touch.vmid) && !hits.has(touch.vmid)) hits.set(touch.vmid, touch);
@@ -209,18 +276,38 @@ export class PolicyGate implements WriteGate {
       });
       throw new LocalRefusal("refused_protected_guest", `${head}: it touches ${lines.join("; and ")}\n${advice}`);
     }
-    if (touches.all) {
-      const except = new Set(touches.all.except);
-      const included = protection.guests.filter((guest) => !except.has(guest.vmid));
-      if (included.length > 0) {
-        const reasons = included.map((guest) => `${describeGuest(guest)}. Reason: ${guest.reason}`).join("; ");
-        const ids = included.map((guest) => guest.vmid).join(",");
-        throw new LocalRefusal(
-          "refused_protected_guest",
-          `${head}: ${touches.all.action} would also touch protected guest ${reasons}\nName the guests explicitly and leave out ${ids} (vms= for startall, stopall, suspendall, migrateall and bulk actions; vmid= or exclude= for backups), or make this change by hand.`,
-        );
-      }
+    if (touches.unreadable) {
+      const shown = touches.unreadable
+        .slice(0, 3)
+        .map((item) => `${JSON.stringify(item.value)} in ${item.where}`)
+        .join(", ");
+      throw new LocalRefusal(
+        "refused_protected_guest",
+        `${head}: it names guests in a form the local policy cannot read (${shown}), so it cannot be told whether a protected guest is among them. Proxmox splits lists on NUL, or else on whitespace, ',' and ';', and each item must be a guest id: send plain ids such as vms=101,102 (HA resources as vm:101).\n${advice}`,
+      );
     }
+    if (touches.all) this.checkAllGuests(intent, touches.all, protection);
+  }
+
+  /** An action on all guests is refused while it includes a protected guest, unless an allow rule names its endpoint. */
+  private checkAllGuests(
+    intent: WriteIntent,
+    all: NonNullable<Touches["all"]>,
+    protection: Extract<Protection, { status: "ok" }>,
+  ): void {
+    const except = new Set(all.except);
+    const included = protection.guests.filter((guest) => !except.has(guest.vmid));
+    if (included.length === 0) return;
+    const explicit = this.policy.allow?.find(
+      (rule) => namesEndpoint(rule, all.template) && ruleMatches(rule, intent.method, intent.path),
+    );
+    if (explicit) return;
+    const reasons = included.map((guest) => `${describeGuest(guest)}. Reason: ${guest.reason}`).join("; ");
+    const ids = included.map((guest) => guest.vmid).join(",");
+    throw new LocalRefusal(
+      "refused_protected_guest",
+      `${intent.method} ${intent.path} refused: ${all.action} would also touch protected guest ${reasons}\n${all.narrow(ids, endpointRule(intent.method, all.template))}`,
+    );
   }
 }
 

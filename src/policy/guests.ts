@@ -1,8 +1,17 @@
 // Which guests a write touches, read from its path and parameters alone (pure, no I/O).
-// Forms follow the PVE 9.1 API schema: pve-vmid / pve-vmid-list parameters, HA resource ids,
-// replication job ids, volume ids of every storage type, and the all-guests actions.
+// Forms follow the PVE 9.1 API schema: pve-vmid / pve-vmid-list parameters (split as Proxmox
+// splits lists), HA resource ids, replication job ids, task ids, volume ids and device paths of
+// every storage type, ACL paths, and the actions on all guests (all-guests.ts).
+import type { HttpMethod } from "../proxmox/client.ts";
 import { scalarText, type ParamValue, type Params } from "../proxmox/params.ts";
 import { pathSegments } from "../proxmox/path.ts";
+import { parseUpid } from "../tasks/upid.ts";
+import { aclReach } from "./acl.ts";
+import { allGuestsAction, type AllGuestsAction } from "./all-guests.ts";
+import { isTruthy, listItems, readGuestIds, readHaGuestIds, type ReadList } from "./lists.ts";
+import { volumeCandidates, volumeGuests } from "./volumes.ts";
+
+export { isTruthy, volumeGuests, type AllGuestsAction };
 
 export interface GuestTouch {
   vmid: number;
@@ -10,16 +19,17 @@ export interface GuestTouch {
   via: string;
 }
 
-/** An action on every guest of a node or of the cluster, minus those explicitly left out. */
-export interface AllGuestsAction {
-  action: string;
-  /** Guests an explicit exclusion list leaves out. */
-  except: number[];
+/** A value that could name guests but cannot be read, so the policy cannot tell which. */
+export interface Unreadable {
+  /** Where it is, e.g. "parameter vms". */
+  where: string;
+  value: string;
 }
 
 export interface Touches {
   guests: GuestTouch[];
   all?: AllGuestsAction;
+  unreadable?: Unreadable[];
 }
 
 /** Parameters whose values are guest ids or lists of them (pve-vmid, pve-vmid-list). */
@@ -42,139 +52,87 @@ const NOT_VOLUMES = new Set([
   "tags",
   "commands",
 ]);
-const ALL_GUEST_ACTIONS = new Set(["startall", "stopall", "suspendall", "migrateall"]);
-const FALSE_VALUES = new Set(["", "0", "false", "no", "off"]);
 
-const LIST_SEPARATORS = /[\s,;]+/;
-const VMID = /^\d{1,9}$/;
-const HA_SID = /^(?:(?:vm|ct):)?(\d{1,9})$/;
-const REPLICATION_JOB = /^(\d{1,9})-\d+$/;
-const STORAGE_PREFIX = /^[A-Za-z][A-Za-z0-9._-]*:/;
-const VOLUME_FORMS = [
-  // vm-100-disk-0, vm-100-cloudinit, vm-100-state-x, base-100-disk-0, subvol-100-disk-0, basevol-...
-  /(?:^|\/)(?:vm|base|subvol|basevol)-(\d{1,9})-/g,
-  // the guest's directory in file storages: local:100/vm-100-disk-0.qcow2
-  /^(\d{1,9})\//g,
-  // vzdump archives: local:backup/vzdump-qemu-100-2025_01_01-00_00_00.vma.zst
-  /(?:^|\/)vzdump-(?:qemu|lxc|openvz)-(\d{1,9})-/g,
-  // Proxmox Backup Server snapshots: pbs:backup/vm/100/2025-01-01T00:00:00Z, also inside namespaces
-  /^backup\/(?:ns\/[^/]+\/)*(?:vm|ct)\/(\d{1,9})(?:\/|$)/g,
-];
+const DIGITS = /^\d+$/;
+/** pve-replication-job-id: <guest>-<job number> (PVE::ReplicationConfig::parse_replication_job_id). */
+const REPLICATION_JOB = /^(\d+)-\d+$/;
+
+/** The guest ids named by a vmid-list value: 100, "100,101", ["100", 101]; items that are not ids are left out. */
+export function guestIds(value: ParamValue): number[] {
+  return readGuestIds(value).found;
+}
+
+/** The guest ids named by HA resource ids: "vm:100", "ct:101", "102", lists of them. */
+export function haGuestIds(value: ParamValue): number[] {
+  return readHaGuestIds(value).found;
+}
 
 function scalars(value: ParamValue): string[] {
   return (Array.isArray(value) ? value : [value]).map(scalarText);
 }
 
-function listItems(value: ParamValue): string[] {
-  return scalars(value)
-    .flatMap((text) => text.split(LIST_SEPARATORS))
-    .filter((item) => item !== "");
+/**
+ * The guest a task belongs to, from its UPID: guest tasks (qmstart, vzdump, ...) carry the guest
+ * id as the UPID's id. Ceph tasks carry OSD numbers there, which are not guests.
+ */
+function taskGuest(segment: string): number | undefined {
+  const upid = parseUpid(segment);
+  if (!upid || !DIGITS.test(upid.id) || upid.type.startsWith("ceph")) return undefined;
+  return Number(upid.id);
 }
 
-export function isTruthy(value: ParamValue | undefined): boolean {
-  if (value === undefined) return false;
-  return scalars(value).some((text) => !FALSE_VALUES.has(text.trim().toLowerCase()));
-}
-
-/** Guest ids a volume id belongs to (a linked clone belongs to its own guest and its base). */
-export function volumeGuests(text: string): number[] {
-  const volname = text.trim().replace(STORAGE_PREFIX, "");
-  const found = new Set<number>();
-  for (const form of VOLUME_FORMS) {
-    for (const match of volname.matchAll(form)) found.add(Number(match[1]));
-  }
-  return [...found];
-}
-
-/** The guest ids named by a vmid-list value: 100, "100,101", ["100", 101]. */
-export function guestIds(value: ParamValue): number[] {
-  return listItems(value)
-    .filter((item) => VMID.test(item))
-    .map(Number);
-}
-
-/** The guest ids named by HA resource ids: "vm:100", "ct:101", "102", comma lists. */
-export function haGuestIds(value: ParamValue): number[] {
-  return listItems(value).flatMap((item) => {
-    const match = HA_SID.exec(item);
-    return match ? [Number(match[1])] : [];
-  });
-}
-
-/** Parts of a (property) string value that could be volume ids: split on commas, `key=` removed. */
-function volumeCandidates(text: string): string[] {
-  return text.split(",").map((part) => part.replace(/^[A-Za-z0-9_-]+=/, ""));
-}
-
-function allGuestsAction(segments: readonly string[], params: Params): AllGuestsAction | undefined {
-  const last = segments[segments.length - 1] ?? "";
-  const explicit = params.vms !== undefined && guestIds(params.vms).length > 0;
-  if (segments[0] === "nodes" && segments.length === 3 && ALL_GUEST_ACTIONS.has(last)) {
-    return explicit ? undefined : { action: `${last} on node ${segments[1]}`, except: [] };
-  }
-  if (segments[0] === "cluster" && segments[1] === "bulk-action" && segments[2] === "guest") {
-    return explicit ? undefined : { action: `the cluster-wide bulk ${last}`, except: [] };
-  }
-  if (segments[0] === "nodes" && segments.length === 3 && last === "status") {
-    const command = params.command === undefined ? "" : scalars(params.command).join(",");
-    if (/reboot|shutdown/.test(command))
-      return { action: `${command} of node ${segments[1]}, which stops every guest on it`, except: [] };
-  }
-  const isBackup =
-    (segments[0] === "nodes" && segments.length === 3 && last === "vzdump") ||
-    (segments[0] === "cluster" && segments[1] === "backup" && segments.length <= 3);
-  if (isBackup) {
-    const except = params.exclude === undefined ? [] : guestIds(params.exclude);
-    if (isTruthy(params.all) || params.exclude !== undefined) {
-      return { action: "a backup of all guests", except };
-    }
-    if (params.pool !== undefined) {
-      return {
-        action: `a backup of pool ${scalars(params.pool).join(",")} (its members cannot be checked locally)`,
-        except: [],
-      };
-    }
-  }
-  return undefined;
-}
-
-/** Every guest a write with this path and these parameters would touch. */
-export function guestsTouched(path: string, params: Params): Touches {
+/** Every guest a write with this path and these parameters would touch; `method` narrows the all-guests table. */
+export function guestsTouched(path: string, params: Params, method?: HttpMethod): Touches {
   const guests: GuestTouch[] = [];
+  const unreadable: Unreadable[] = [];
   const add = (ids: readonly number[], via: string) => {
     for (const vmid of ids) guests.push({ vmid, via });
+  };
+  const read = (list: ReadList<number>, via: string, where: string) => {
+    add(list.found, via);
+    for (const value of list.unreadable) unreadable.push({ where, value });
   };
   const segments = pathSegments(path);
 
   segments.forEach((segment, i) => {
     const next = segments[i + 1];
-    if ((segment === "qemu" || segment === "lxc") && next !== undefined && VMID.test(next)) {
+    if ((segment === "qemu" || segment === "lxc") && next !== undefined && DIGITS.test(next)) {
       add([Number(next)], `the path (/${segment}/${next})`);
     }
     add(volumeGuests(segment), `the volume ${segment} in the path`);
   });
   if (segments[0] === "cluster" && segments[1] === "ha" && segments[2] === "resources" && segments[3] !== undefined) {
-    add(haGuestIds(segments[3]), `the HA resource ${segments[3]} in the path`);
+    read(readHaGuestIds(segments[3]), `the HA resource ${segments[3]} in the path`, "the HA resource in the path");
   }
   const replicationIndex = segments.indexOf("replication");
   const replicationJob = replicationIndex >= 0 ? REPLICATION_JOB.exec(segments[replicationIndex + 1] ?? "") : null;
   if (replicationJob)
     add([Number(replicationJob[1])], `the replication job ${segments[replicationIndex + 1]} in the path`);
+  if (segments[0] === "nodes" && segments[2] === "tasks" && segments[3] !== undefined) {
+    const vmid = taskGuest(segments[3]);
+    if (vmid !== undefined) add([vmid], `the task ${segments[3]} in the path`);
+  }
 
   if (segments[0] === "access" && segments[1] === "acl") {
     // granting or revoking rights on a guest changes who may act on it
-    for (const aclPath of scalars(params.path ?? [])) {
-      const guest = /^\/vms\/(\d+)\/?$/.exec(aclPath);
-      if (guest) add([Number(guest[1])], `the ACL path ${aclPath}`);
+    const propagate = params.propagate === undefined || isTruthy(params.propagate);
+    for (const aclPath of params.path === undefined ? [] : scalars(params.path)) {
+      const reach = aclReach(aclPath, propagate);
+      if (reach.kind === "guest") add([reach.vmid], `the ACL path ${aclPath}`);
+      if (reach.kind === "unreadable") unreadable.push({ where: "parameter path", value: aclPath });
     }
   }
   for (const [name, value] of Object.entries(params)) {
-    if (GUEST_ID_PARAMS.has(name)) add(guestIds(value), `parameter ${name}`);
-    if (HA_SID_PARAMS.has(name)) add(haGuestIds(value), `the HA resource in parameter ${name}`);
+    if (GUEST_ID_PARAMS.has(name)) read(readGuestIds(value), `parameter ${name}`, `parameter ${name}`);
+    // an exclusion list leaves guests out (all-guests.ts); one that cannot be read leaves out nothing
+    if (name === "exclude") read({ found: [], unreadable: readGuestIds(value).unreadable }, "", `parameter ${name}`);
+    if (HA_SID_PARAMS.has(name))
+      read(readHaGuestIds(value), `the HA resource in parameter ${name}`, `parameter ${name}`);
     if (name === "id" && replicationIndex >= 0) {
       for (const item of listItems(value)) {
         const job = REPLICATION_JOB.exec(item);
         if (job) add([Number(job[1])], `the replication job ${item} in parameter id`);
+        else unreadable.push({ where: "parameter id", value: item });
       }
     }
     if (NOT_VOLUMES.has(name)) continue;
@@ -184,6 +142,10 @@ export function guestsTouched(path: string, params: Params): Touches {
       }
     }
   }
-  const all = allGuestsAction(segments, params);
-  return all ? { guests, all } : { guests };
+  const all = allGuestsAction(segments, params, method);
+  return {
+    guests,
+    ...(all ? { all } : {}),
+    ...(unreadable.length > 0 ? { unreadable } : {}),
+  };
 }

@@ -97,3 +97,24 @@ export function ruleMatches(rule: WriteRule, method: string, path: string): bool
 export function firstMatch(rules: readonly WriteRule[], method: string, path: string): WriteRule | undefined {
   return rules.find((rule) => ruleMatches(rule, method, path));
 }
+
+/**
+ * True when a rule spells out the endpoint `template` (/nodes/{node}/storage/{storage}/prunebackups):
+ * no '**', and '*' only where the template has a placeholder. Such a rule in PROXMOX_ALLOW is
+ * the operator's explicit consent to that endpoint, which a broad pattern is not.
+ */
+export function namesEndpoint(rule: WriteRule, template: string): boolean {
+  const parts = template.split("/").slice(1);
+  if (rule.segments.length !== parts.length) return false;
+  return rule.segments.every((segment, i) => {
+    const placeholder = /^\{.+\}$/.test(parts[i]!);
+    if (segment === "**") return false;
+    if (segment === "*") return placeholder;
+    return placeholder || segment === parts[i];
+  });
+}
+
+/** The allow rule an operator would write for exactly this endpoint: placeholders become '*'. */
+export function endpointRule(method: string, template: string): string {
+  return `${method} ${template.replace(/\{[^}]+\}/g, "*")}`;
+}

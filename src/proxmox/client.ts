@@ -35,10 +35,12 @@ export interface WriteOutcome {
 
 /**
  * Local safety rules. `authorize` runs before every non-GET request leaves and throws a
- * LocalRefusal to stop it; `record` sees every attempt's outcome and every refusal.
+ * LocalRefusal to stop it; `authorizeRead` does the same for GETs (the few that reach other
+ * hosts or inside guests); `record` sees every write attempt's outcome and every refusal.
  */
 export interface WriteGate {
   authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void>;
+  authorizeRead?(intent: WriteIntent): void;
   record(intent: WriteIntent, outcome: WriteOutcome): void;
 }
 
@@ -262,8 +264,11 @@ export class ProxmoxClient {
   }
 
   private async admit(intent: WriteIntent, signal: AbortSignal | undefined): Promise<void> {
-    if (intent.method === "GET") return;
     try {
+      if (intent.method === "GET") {
+        this.gate?.authorizeRead?.(intent);
+        return;
+      }
       if (this.readOnly) {
         throw new LocalRefusal(
           "refused_read_only",

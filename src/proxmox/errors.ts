@@ -4,6 +4,8 @@ export type RefusalCode =
   | "invalid_parameters"
   | "request_too_large"
   | "refused_read_only"
+  | "refused_read_only_outbound"
+  | "refused_read_only_guest_content"
   | "refused_protected_guest"
   | "refused_rule"
   | "refused_vlan"

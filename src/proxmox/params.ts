@@ -30,9 +30,29 @@ function checkScalar(name: string, value: unknown): Scalar {
   refuse(`parameter '${name}' has unsupported type ${typeof value}`);
 }
 
+/** Names of JavaScript object internals; no Proxmox parameter is called so (the 9.1 schema has none). */
+const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * zod builds its output object by assignment, which silently drops an own "__proto__" key (as
+ * JSON.parse creates it). The input schema renames that key to this marker first, so that
+ * normalizeParameters can refuse it by name instead of losing it.
+ */
+export const PROTO_KEY_MARKER = "\u0000__proto__";
+
+/** An object with an own "__proto__" key, copied with that key renamed to PROTO_KEY_MARKER; anything else unchanged. */
+export function keepProtoKey(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.hasOwn(value, "__proto__"))
+    return value;
+  const copy: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) copy[name === "__proto__" ? PROTO_KEY_MARKER : name] = item;
+  return copy;
+}
+
 /**
  * Checks the tool's `parameters` argument: an object of scalars or arrays of scalars (a JSON
- * string of one was already parsed by the input schema). Everything else is refused.
+ * string of one was already parsed by the input schema). Everything else is refused, and so
+ * are the names __proto__, constructor and prototype, which would be dropped or misread.
  */
 export function normalizeParameters(value: unknown): Params {
   if (value === undefined) return {};
@@ -40,7 +60,13 @@ export function normalizeParameters(value: unknown): Params {
     refuse('parameters must be an object such as {"vmid": 100}');
   }
   const out: Params = {};
-  for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+  for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+    const name = key === PROTO_KEY_MARKER ? "__proto__" : key;
+    if (RESERVED_NAMES.has(name)) {
+      refuse(
+        `parameter '${name}' is refused: it names a JavaScript object internal, not a Proxmox parameter (no endpoint has one of that name), and would be dropped or misread instead of sent. Remove it`,
+      );
+    }
     out[name] = Array.isArray(raw) ? raw.map((item, i) => checkScalar(`${name}[${i}]`, item)) : checkScalar(name, raw);
   }
   return out;

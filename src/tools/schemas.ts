@@ -1,16 +1,20 @@
 import { z } from "zod";
+import { keepProtoKey } from "../proxmox/params.ts";
 import { DEFAULT_WAIT_S, MAX_WAIT_S } from "../tasks/wait.ts";
 
 export const pathArg = z
   .string()
   .describe("API path relative to /api2/json, starting with '/', e.g. /nodes/pve/qemu/100/status/current");
 
-/** Some MCP clients send an object argument as a JSON string; parse it before validation. */
+/**
+ * Some MCP clients send an object argument as a JSON string; parse it before validation. An own
+ * "__proto__" key is kept visible (keepProtoKey), so that it is refused rather than dropped.
+ */
 function parseJsonObjectString(value: unknown): unknown {
-  if (typeof value !== "string") return value;
+  if (typeof value !== "string") return keepProtoKey(value);
   if (value.trim() === "") return undefined;
   try {
-    return JSON.parse(value);
+    return keepProtoKey(JSON.parse(value));
   } catch {
     return value;
   }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
-import { cleanEnv, connectStdio, ensureBuilt, runToExit, type StdioSession } from "../support/stdio.ts";
+import { cleanEnv, connectStdio, ensureBuilt, runToExit, spawnRaw, type StdioSession } from "../support/stdio.ts";
 
 let fake: FakeProxmox;
 const sessions: StdioSession[] = [];
@@ -91,4 +91,31 @@ test("the audit log is created 0600 at startup", async () => {
   const s = await session({ PROXMOX_AUDIT_LOG: path });
   await s.client.listTools();
   expect(statSync(path).mode & 0o777).toBe(0o600);
+});
+
+test("a raw __proto__ key in parameters is refused by name, and nothing reaches Proxmox", async () => {
+  const raw = spawnRaw(cleanEnv(fake.env()));
+  try {
+    raw.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
+    await raw.response(1);
+    raw.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const call = JSON.parse(
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"proxmox_request","arguments":{"method":"POST","path":"/nodes/pve1/qemu/101/status/stop","parameters":{"__proto__":{"vmid":100},"timeout":5}}}}',
+    ) as Record<string, unknown>;
+    expect(JSON.stringify(call)).toContain('"__proto__":{"vmid":100}');
+    const before = fake.apiRequests().length;
+    raw.send(call);
+    const result = (await raw.response(2)).result as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as { error: { code: string } }).error.code).toBe("invalid_parameters");
+    expect((result.content[0] as { text: string }).text).toContain("parameter '__proto__' is refused");
+    expect(fake.apiRequests().length).toBe(before);
+  } finally {
+    raw.kill();
+  }
 });

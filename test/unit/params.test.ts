@@ -1,6 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { LocalRefusal } from "../../src/proxmox/errors.ts";
-import { checkFormSize, encodeParams, MAX_FORM_BYTES, normalizeParameters } from "../../src/proxmox/params.ts";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import {
+  checkFormSize,
+  encodeParams,
+  keepProtoKey,
+  MAX_FORM_BYTES,
+  normalizeParameters,
+  PROTO_KEY_MARKER,
+} from "../../src/proxmox/params.ts";
+import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 function refusal(fn: () => unknown): LocalRefusal {
   try {
@@ -62,5 +72,39 @@ describe("checkFormSize", () => {
   });
   test("counts bytes, not characters", () => {
     expect(refusal(() => checkFormSize("é".repeat(MAX_FORM_BYTES / 2 + 1))).code).toBe("request_too_large");
+  });
+});
+
+describe("names of JavaScript object internals", () => {
+  test.each([
+    ['{"__proto__": {"vmid": 100}, "vmid": 101}', "__proto__"],
+    ['{"__proto__": "x"}', "__proto__"],
+    ['{"constructor": 1}', "constructor"],
+    ['{"prototype": "a"}', "prototype"],
+  ])("an own key from JSON.parse is refused by name: %s", (json, name) => {
+    const error = refusal(() => normalizeParameters(JSON.parse(json)));
+    expect(error.code).toBe("invalid_parameters");
+    expect(error.message).toStartWith(`parameter '${name}' is refused: it names a JavaScript object internal`);
+  });
+
+  test("zod drops an own __proto__ key; keepProtoKey renames it first so it is refused, not lost", () => {
+    const raw = JSON.parse('{"__proto__": {"vmid": 100}, "vmid": 101}') as Record<string, unknown>;
+    const copied = z.looseObject({}).parse(raw);
+    expect(Object.keys(copied)).toEqual(["vmid"]);
+    const kept = z.looseObject({}).parse(keepProtoKey(raw));
+    expect(Object.keys(kept)).toEqual([PROTO_KEY_MARKER, "vmid"]);
+    expect(refusal(() => normalizeParameters(kept)).message).toContain("parameter '__proto__' is refused");
+  });
+
+  test("keepProtoKey leaves everything else alone", () => {
+    const plain = { vmid: 100 };
+    expect(keepProtoKey(plain)).toBe(plain);
+    expect(keepProtoKey("text")).toBe("text");
+    expect(keepProtoKey(null)).toBeNull();
+  });
+
+  test.skipIf(!haveSharedData("reserved parameter names against the PVE 9.1 schema"))("no Proxmox parameter has one of these names", () => {
+    const text = readFileSync(SCHEMA_FILES["9.1"].file, "utf8");
+    for (const name of ["__proto__", "constructor", "prototype"]) expect(text).not.toContain(`"${name}"`);
   });
 });
