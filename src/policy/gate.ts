@@ -16,7 +16,7 @@ import type { PolicyConfig } from "./config.ts";
 import { guestsTouched, type GuestTouch } from "./guests.ts";
 import { loadProtection, type ProtectedGuest, type Protection } from "./protected.ts";
 import { firstMatch, type WriteRule } from "./rules.ts";
-import { checkVlan } from "./vlan.ts";
+import { checkVlan, taggedNics } from "./vlan.ts";
 
 export interface PolicyGateOptions {
   policy: PolicyConfig;
@@ -140,7 +140,12 @@ export class PolicyGate implements WriteGate {
     return this;
   }
 
-  async authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void> {
+  /**
+   * Every check that needs no request: the audit log, the rules, the protected guests, each
+   * write inside a batch, and a path with an encoded '/' as Proxmox routes it. Throws
+   * LocalRefusal; returns the writes that were judged.
+   */
+  precheck(intent: WriteIntent): WriteIntent[] {
     const problem = this.audit?.problem();
     if (problem) {
       throw new LocalRefusal(
@@ -152,8 +157,24 @@ export class PolicyGate implements WriteGate {
     const views = hasEncodedSlash(intent.path) ? [intent, { ...intent, path: serverView(intent.path) }] : [intent];
     const intents = views.flatMap((view) => expandBatch(view));
     for (const each of intents) this.checkLocal(each);
+    return intents;
+  }
+
+  async authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void> {
+    const intents = this.precheck(intent);
     if (!this.policy.vlanGuard) return;
     for (const each of intents) await checkVlan(each, client, signal);
+  }
+
+  /** The checks that read from Proxmox before this write is sent, which a dry run leaves out. */
+  deferredChecks(intent: WriteIntent): string[] {
+    if (!this.policy.vlanGuard) return [];
+    const tagged = expandBatch(intent).flatMap((each) => taggedNics(each.params).map((nic) => nic.key));
+    return tagged.length
+      ? [
+          `VLAN guard: ${tagged.join(", ")} carry a VLAN tag; when sent, the bridge is checked against GET /nodes/{node}/network first.`,
+        ]
+      : [];
   }
 
   record(intent: WriteIntent, outcome: WriteOutcome): void {

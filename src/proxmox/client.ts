@@ -40,6 +40,25 @@ export interface WriteOutcome {
 export interface WriteGate {
   authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void>;
   record(intent: WriteIntent, outcome: WriteOutcome): void;
+  /** The checks of `authorize` that need no request; throws LocalRefusal. */
+  precheck(intent: WriteIntent): void;
+  /** What `authorize` would still check by reading from Proxmox, in words. */
+  deferredChecks(intent: WriteIntent): string[];
+}
+
+/** What a call would send and what the local rules say of it, found without sending anything. */
+export interface CallPreview {
+  method: HttpMethod;
+  /** The validated path, relative to /api2/json. */
+  path: string;
+  /** The whole URL, query string included. */
+  url: string;
+  /** The form body of a POST or PUT, as sent. */
+  body?: string;
+  /** The local refusal the call would meet; undefined when the local rules let it through. */
+  refusal?: LocalRefusal;
+  /** Checks that read from Proxmox when the call is sent, and so are not made here. */
+  deferred: string[];
 }
 
 export interface ApiCall {
@@ -153,23 +172,56 @@ export class ProxmoxClient {
 
   /** A JSON or text call whose answer is read whole (at most 512 KiB). */
   async call(call: ApiCall): Promise<ApiResult> {
+    const { intent, request } = this.prepare(call);
+    return this.perform(
+      intent,
+      request,
+      { caller: call.signal, deadline: AbortSignal.timeout(this.timeoutMs) },
+      (response) => this.readWhole(response, call.method, intent.path, call.responseFormat ?? "json"),
+    );
+  }
+
+  /**
+   * What `call` would send and whether the local rules (read-only mode, the gate's checks that
+   * need no request) let it through. Sends nothing and reads nothing. Throws LocalRefusal for
+   * a path or parameters that cannot be sent at all.
+   */
+  preview(call: ApiCall): CallPreview {
+    const { intent, request } = this.prepare(call);
+    let refusal: LocalRefusal | undefined;
+    try {
+      this.checkReadOnly(intent);
+      if (intent.method !== "GET") this.gate?.precheck(intent);
+    } catch (error) {
+      if (!(error instanceof LocalRefusal)) throw error;
+      refusal = error;
+    }
+    return {
+      method: request.method,
+      path: request.path,
+      url: `${this.apiBase}${request.path}${request.query ? `?${request.query}` : ""}`,
+      ...(typeof request.body === "string" ? { body: request.body } : {}),
+      ...(refusal ? { refusal } : {}),
+      deferred: refusal || intent.method === "GET" ? [] : (this.gate?.deferredChecks(intent) ?? []),
+    };
+  }
+
+  private prepare(call: ApiCall): { intent: WriteIntent; request: SendRequest } {
     const path = validateApiPath(call.path);
     const params = call.params ?? {};
     const encoded = encodeParams(params);
     const hasBody = call.method === "POST" || call.method === "PUT";
     if (hasBody) checkFormSize(encoded);
-    return this.perform(
-      { tool: call.tool, method: call.method, path, params },
-      {
+    return {
+      intent: { tool: call.tool, method: call.method, path, params },
+      request: {
         method: call.method,
         path,
         query: hasBody ? "" : encoded,
         body: hasBody ? encoded : undefined,
         contentType: hasBody ? "application/x-www-form-urlencoded" : undefined,
       },
-      { caller: call.signal, deadline: AbortSignal.timeout(this.timeoutMs) },
-      (response) => this.readWhole(response, call.method, path, call.responseFormat ?? "json"),
-    );
+    };
   }
 
   /**
@@ -264,16 +316,20 @@ export class ProxmoxClient {
   private async admit(intent: WriteIntent, signal: AbortSignal | undefined): Promise<void> {
     if (intent.method === "GET") return;
     try {
-      if (this.readOnly) {
-        throw new LocalRefusal(
-          "refused_read_only",
-          `${intent.method} ${intent.path} refused: this server runs with PROXMOX_READ_ONLY=true, so only GET requests reach Proxmox. Ask the operator to turn read-only mode off if the change is intended.`,
-        );
-      }
+      this.checkReadOnly(intent);
       await this.gate?.authorize(intent, this, signal);
     } catch (error) {
       if (error instanceof LocalRefusal) this.gate?.record(intent, { refusal: error.code, error: error.message });
       throw error;
+    }
+  }
+
+  private checkReadOnly(intent: WriteIntent): void {
+    if (this.readOnly && intent.method !== "GET") {
+      throw new LocalRefusal(
+        "refused_read_only",
+        `${intent.method} ${intent.path} refused: this server runs with PROXMOX_READ_ONLY=true, so only GET requests reach Proxmox. Ask the operator to turn read-only mode off if the change is intended.`,
+      );
     }
   }
 
