@@ -4,6 +4,7 @@ import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
 import { runApiCall } from "./api-call.ts";
 import { dryRunRequest } from "./dry-run.ts";
+import { progressFor } from "./progress.ts";
 import { dryRunArg, parametersArg, pathArg, waitArgs } from "./schemas.ts";
 
 export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
@@ -41,7 +42,7 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
               responseFormat: response_format ?? "json",
               signal: extra.signal,
             },
-            { wait, wait_timeout_s },
+            { wait, wait_timeout_s, progress: progressFor(extra) },
           ),
   );
 }
