@@ -1,4 +1,4 @@
-import { ConfigError, parseBoolean, type Env } from "../settings.ts";
+import { ConfigError, parseBoolean, parsePositiveInt, type Env } from "../settings.ts";
 import { parseRules, type WriteRule } from "./rules.ts";
 
 /** Local write policy (issue 6). Files named here are read when the gate is built, not here. */
@@ -15,7 +15,13 @@ export interface PolicyConfig {
   auditLog: string | undefined;
   /** PROXMOX_VLAN_GUARD (default true): refuse tagged NICs on bridges that are not VLAN-aware. */
   vlanGuard: boolean;
+  /** PROXMOX_CONFIRM: writes matching these are held until a person confirms them in the client. */
+  confirm: WriteRule[];
+  /** PROXMOX_CONFIRM_TIMEOUT_S: how long a confirmation may take before the write is refused. */
+  confirmTimeoutS: number;
 }
+
+export const DEFAULT_CONFIRM_TIMEOUT_S = 120;
 
 function optionalPath(env: Env, name: string): string | undefined {
   const value = env[name];
@@ -33,5 +39,13 @@ export function loadPolicyConfig(env: Env): PolicyConfig {
     allow: allow.length > 0 ? allow : undefined,
     auditLog: optionalPath(env, "PROXMOX_AUDIT_LOG"),
     vlanGuard: parseBoolean("PROXMOX_VLAN_GUARD", env.PROXMOX_VLAN_GUARD, true),
+    confirm: parseRules("PROXMOX_CONFIRM", env.PROXMOX_CONFIRM),
+    confirmTimeoutS: parsePositiveInt(
+      "PROXMOX_CONFIRM_TIMEOUT_S",
+      env.PROXMOX_CONFIRM_TIMEOUT_S,
+      DEFAULT_CONFIRM_TIMEOUT_S,
+      3600,
+      "seconds",
+    ),
   };
 }

@@ -136,6 +136,8 @@ export class PolicyGate implements WriteGate {
     }
     if (policy.deny.length > 0) log.info(`PROXMOX_DENY: ${rulesText(policy.deny)}`);
     if (policy.allow) log.info(`PROXMOX_ALLOW: only writes matching ${rulesText(policy.allow)}`);
+    if (policy.confirm.length > 0)
+      log.info(`PROXMOX_CONFIRM: a person confirms writes matching ${rulesText(policy.confirm)}`);
     if (this.audit) log.info(`audit trail: ${this.audit.path}`);
     return this;
   }
@@ -164,6 +166,17 @@ export class PolicyGate implements WriteGate {
     const intents = this.precheck(intent);
     if (!this.policy.vlanGuard) return;
     for (const each of intents) await checkVlan(each, client, signal);
+  }
+
+  /** The PROXMOX_CONFIRM rule that holds this write (or a write in its batch) for a person's yes. */
+  confirmationRule(intent: WriteIntent): string | undefined {
+    if (this.policy.confirm.length === 0) return undefined;
+    const views = hasEncodedSlash(intent.path) ? [intent, { ...intent, path: serverView(intent.path) }] : [intent];
+    for (const each of views.flatMap((view) => expandBatch(view))) {
+      const rule = firstMatch(this.policy.confirm, each.method, each.path);
+      if (rule) return rule.text;
+    }
+    return undefined;
   }
 
   /** The checks that read from Proxmox before this write is sent, which a dry run leaves out. */

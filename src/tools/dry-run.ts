@@ -12,11 +12,17 @@ import { failureResult, okResult } from "./result.ts";
 export const DRY_RUN_NOTE = "Dry run: nothing was sent to Proxmox.";
 
 /** The policy's verdict on a previewed call, as the model reads it. */
-export function policyVerdict(preview: Pick<CallPreview, "refusal" | "deferred">): Record<string, unknown> {
+export function policyVerdict(preview: Pick<CallPreview, "refusal" | "deferred" | "confirmation">): Record<string, unknown> {
   if (preview.refusal) {
     return { verdict: "refused", code: preview.refusal.code, reason: preview.refusal.message };
   }
-  return { verdict: "allowed", ...(preview.deferred.length ? { checked_when_sent: preview.deferred } : {}) };
+  return {
+    verdict: preview.confirmation ? "needs_confirmation" : "allowed",
+    ...(preview.confirmation
+      ? { confirmation: `a person must confirm it in the client (rule '${preview.confirmation}' in PROXMOX_CONFIRM)` }
+      : {}),
+    ...(preview.deferred.length ? { checked_when_sent: preview.deferred } : {}),
+  };
 }
 
 /** The endpoint's schema against the parameters, when the catalog is loaded. */

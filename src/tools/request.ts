@@ -3,6 +3,7 @@ import { z } from "zod";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
 import { runApiCall } from "./api-call.ts";
+import { confirmFor } from "./confirm.ts";
 import { dryRunRequest } from "./dry-run.ts";
 import { progressFor } from "./progress.ts";
 import { dryRunArg, parametersArg, pathArg, waitArgs } from "./schemas.ts";
@@ -41,6 +42,7 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
               parameters,
               responseFormat: response_format ?? "json",
               signal: extra.signal,
+              confirm: confirmFor(server, deps, extra),
             },
             { wait, wait_timeout_s, progress: progressFor(extra) },
           ),

@@ -5,6 +5,7 @@ import { uploadFile, uploadHints } from "../files/upload.ts";
 import type { ServerDeps } from "./deps.ts";
 import { addTaskOutcome, failureWithAdvice } from "./api-call.ts";
 import { failureResult, okResult } from "./result.ts";
+import { confirmFor } from "./confirm.ts";
 import { progressFor } from "./progress.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
 
@@ -32,6 +33,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
           filePath: file_path,
           parameters,
           signal: extra.signal,
+          confirm: confirmFor(server, deps, extra),
         });
         return okResult(
           await addTaskOutcome(
