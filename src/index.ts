@@ -42,7 +42,11 @@ async function start(config: Config, redact: (text: string) => string): Promise<
   const client = new ProxmoxClient({ connection: config.connection, readOnly, gate });
   const files = config.files ? new FileAccess(config.files) : undefined;
   const catalog = new CatalogLoader({ config: config.catalog, connection: config.connection, log });
-  const server = createServer({ client, readOnly, log, files, catalog });
+  const confirmation = {
+    rules: config.policy.confirm.map((rule) => rule.text),
+    timeoutMs: config.policy.confirmTimeoutS * 1000,
+  };
+  const server = createServer({ client, readOnly, log, files, catalog, confirmation });
   const transport = new StdioServerTransport();
 
   let closing = false;

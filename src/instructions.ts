@@ -1,4 +1,4 @@
-export const SERVER_INSTRUCTIONS = `This server reaches the whole Proxmox VE HTTP API of one cluster with an API token.
+const BASE_INSTRUCTIONS = `This server reaches the whole Proxmox VE HTTP API of one cluster with an API token.
 
 How to work:
 - Find the endpoint first: proxmox_search_endpoints with plain words, then proxmox_describe_endpoint for its parameters and required privilege. Never guess a path.
@@ -10,3 +10,11 @@ How to work:
 - Errors carry the HTTP status, Proxmox's message and hints at the next step: read them before retrying, and do not repeat a write that may already have been applied.
 - A refusal with a code such as refused_read_only, refused_protected_guest, refused_rule or refused_vlan is the operator's local policy: the write was not sent. Tell the user; do not try to get around it.
 - Local files (proxmox_upload, proxmox_download) must be inside the operator's PROXMOX_FILE_ROOTS.`;
+
+/** The instructions, with the writes that wait for a person's confirmation when there are any. */
+export function serverInstructions(options: { confirmRules?: readonly string[] | undefined } = {}): string {
+  const rules = options.confirmRules ?? [];
+  if (rules.length === 0) return BASE_INSTRUCTIONS;
+  return `${BASE_INSTRUCTIONS}
+- Writes matching these rules (METHOD /path, * = one segment, ** = any) wait until the user confirms them in the client: ${rules.join("; ")}. refused_by_user means the user said no: do not send it again unless asked. dry_run=true shows whether a write needs confirmation.`;
+}

@@ -43,19 +43,22 @@ export function forbiddenAdvice(endpoint: Endpoint): string[] {
   return hints;
 }
 
-export function badRequestAdvice(endpoint: Endpoint, errors: Record<string, string> | undefined): string[] {
-  const rejected = Object.entries(errors ?? {}).map(([name, why]) => `${name}: ${why}`);
+/** The parameters the endpoint accepts; the rejected ones are already in the error's text. */
+export function badRequestAdvice(endpoint: Endpoint): string[] {
   const accepted = acceptedParameters(endpoint.parameters, placeholders(endpoint.path));
-  return [
-    ...(rejected.length ? [`Rejected: ${rejected.join("; ")}.`] : []),
-    `${endpoint.method} ${endpoint.path} accepts: ${accepted || "no parameters"}.`,
-  ];
+  return [`${endpoint.method} ${endpoint.path} accepts: ${accepted || "no parameters"}.`];
 }
 
+/**
+ * A 501 on a path the catalog does not know (or does not know with this method): the nearest
+ * endpoints, or the methods the path takes. A path it knows with this method is handled by
+ * valueAdvice instead: then the 501 comes from a concrete value in the path.
+ */
 export function notImplementedAdvice(catalog: Catalog, method: string, path: string): string[] {
   const match = catalog.match(path);
   if (match) {
     const methods = catalog.pathEntry(match.template)?.methods.map((e) => e.method) ?? [];
+    if (methods.includes(method)) return valueAdvice(method, match.template, match.params);
     return [`${match.template} exists, but not with ${method}; it takes ${methods.join(", ") || "no method"}.`];
   }
   const nearest = catalog
@@ -65,6 +68,17 @@ export function notImplementedAdvice(catalog: Catalog, method: string, path: str
         `${(catalog.pathEntry(template)?.methods.map((e) => e.method) ?? []).join("|") || "(no methods)"} ${template}`,
     );
   return nearest.length ? [`Closest existing endpoints: ${nearest.join(", ")}.`] : [];
+}
+
+/** The endpoint exists with this method, so a value in the path is what Proxmox did not recognise. */
+export function valueAdvice(method: string, template: string, values: Record<string, string>): string[] {
+  const named = placeholders(template)
+    .filter((name) => values[name] !== undefined)
+    .map((name) => `${name} '${values[name]}'`);
+  if (named.length === 0) return [];
+  return [
+    `${method} ${template} exists, so a value in the path was not recognised: check ${named.join(", ")} (names are case-sensitive; an id may not exist). GET /nodes lists the nodes, GET /cluster/resources the guests and storages.`,
+  ];
 }
 
 /** The collection to list when an object is missing: the nearest ancestor path with a GET, filled in. */
@@ -136,11 +150,14 @@ export async function adviseFailure(error: unknown, call: FailedCall, sources: A
       case 403:
         return endpoint ? forbiddenAdvice(endpoint) : [];
       case 400:
-        return endpoint ? badRequestAdvice(endpoint, error.errors) : [];
-      case 501:
-        return /not implemented/i.test(`${error.reason}\n${error.detail}`)
-          ? notImplementedAdvice(catalog, call.method, call.path)
-          : [];
+        return endpoint ? badRequestAdvice(endpoint) : [];
+      case 501: {
+        if (!/not implemented/i.test(`${error.reason}\n${error.detail}`)) return [];
+        const advice = notImplementedAdvice(catalog, call.method, call.path);
+        const node = nodeOfPath(call.path);
+        if (!endpoint || node === undefined) return advice;
+        return [...advice, ...nodeAdvice(node, await clusterNodes(sources.client, call.signal))];
+      }
       default:
         return /does not exist/i.test(`${error.reason}\n${error.detail}`) ? listingAdvice(catalog, call.path) : [];
     }

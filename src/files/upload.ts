@@ -1,5 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
+import type { Confirm } from "../proxmox/confirm.ts";
 import { resultPayload, type ProxmoxClient } from "../proxmox/client.ts";
 import { LocalRefusal, ProxmoxHttpError } from "../proxmox/errors.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
@@ -15,6 +16,8 @@ export interface UploadRequest {
   filePath: unknown;
   parameters: unknown;
   signal?: AbortSignal | undefined;
+  /** Asks a person when PROXMOX_CONFIRM holds the upload. */
+  confirm?: Confirm | undefined;
 }
 
 interface SendState {
@@ -90,6 +93,7 @@ export async function uploadFile(
         body: { stream, length: framing.length, contentType: framing.contentType },
         upload: { fileName: framing.fileName, bytes: source.size, params },
         signal: request.signal,
+        confirm: request.confirm,
       });
     } catch (error) {
       throw state.error ?? error;

@@ -83,6 +83,7 @@ export function auditLine(intent: WriteIntent, outcome: WriteOutcome, time: Date
     ...(intent.upload ? { upload: intent.upload } : {}),
     outcome: {
       result: resultOf(outcome),
+      ...(outcome.confirmation ? { confirmation: outcome.confirmation } : {}),
       ...(outcome.status !== undefined ? { status: outcome.status } : {}),
       ...(outcome.upid ? { upid: outcome.upid } : {}),
       ...(outcome.refusal ? { refusal: outcome.refusal } : {}),

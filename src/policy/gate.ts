@@ -17,7 +17,7 @@ import { guestsTouched, type GuestTouch, type Touches } from "./guests.ts";
 import { loadProtection, type ProtectedGuest, type Protection } from "./protected.ts";
 import { judgeRead } from "./reads.ts";
 import { endpointRule, firstMatch, namesEndpoint, ruleMatches, type WriteRule } from "./rules.ts";
-import { checkVlan } from "./vlan.ts";
+import { checkVlan, taggedNics } from "./vlan.ts";
 
 export interface PolicyGateOptions {
   policy: PolicyConfig;
@@ -154,11 +154,18 @@ export class PolicyGate implements WriteGate {
     }
     if (policy.deny.length > 0) log.info(`PROXMOX_DENY: ${rulesText(policy.deny)}`);
     if (policy.allow) log.info(`PROXMOX_ALLOW: only writes matching ${rulesText(policy.allow)}`);
+    if (policy.confirm.length > 0)
+      log.info(`PROXMOX_CONFIRM: a person confirms writes matching ${rulesText(policy.confirm)}`);
     if (this.audit) log.info(`audit trail: ${this.audit.path}`);
     return this;
   }
 
-  async authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void> {
+  /**
+   * Every check that needs no request: the audit log, the rules, the protected guests, each
+   * write inside a batch, and a path with an encoded '/' as Proxmox routes it. Throws
+   * LocalRefusal; returns the writes that were judged.
+   */
+  precheck(intent: WriteIntent): WriteIntent[] {
     const problem = this.audit?.problem();
     if (problem) {
       throw new LocalRefusal(
@@ -172,6 +179,11 @@ export class PolicyGate implements WriteGate {
       if (each.method === "GET") this.checkRead(each);
       else this.checkLocal(each);
     }
+    return intents;
+  }
+
+  async authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void> {
+    const intents = this.precheck(intent);
     if (!this.policy.vlanGuard) return;
     for (const each of intents) await checkVlan(each, client, signal);
   }
@@ -221,6 +233,27 @@ export class PolicyGate implements WriteGate {
         `${head}, and in read-only mode (PROXMOX_READ_ONLY=true) data inside guests and backups is not read; facts such as agent/network-get-interfaces stay readable. Ask the operator to set PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT=true if this is needed.`,
       );
     }
+  }
+
+  /** The PROXMOX_CONFIRM rule that holds this write (or a write in its batch) for a person's yes. */
+  confirmationRule(intent: WriteIntent): string | undefined {
+    if (this.policy.confirm.length === 0) return undefined;
+    for (const each of pathViews(intent).flatMap((view) => expandBatch(view))) {
+      const rule = firstMatch(this.policy.confirm, each.method, each.path);
+      if (rule) return rule.text;
+    }
+    return undefined;
+  }
+
+  /** The checks that read from Proxmox before this write is sent, which a dry run leaves out. */
+  deferredChecks(intent: WriteIntent): string[] {
+    if (!this.policy.vlanGuard) return [];
+    const tagged = expandBatch(intent).flatMap((each) => taggedNics(each.params).map((nic) => nic.key));
+    return tagged.length
+      ? [
+          `VLAN guard: ${tagged.join(", ")} carry a VLAN tag; when sent, the bridge is checked against GET /nodes/{node}/network first.`,
+        ]
+      : [];
   }
 
   record(intent: WriteIntent, outcome: WriteOutcome): void {

@@ -56,6 +56,13 @@ export const READ_TABLE: readonly ReadRule[] = [
     guestFrom: "volume",
   },
   {
+    // the user data holds the password hash and SSH keys the guest gets at boot
+    template: "/nodes/{node}/qemu/{vmid}/cloudinit/dump",
+    reach: "guest-content",
+    what: "reads the cloud-init data handed to the guest (password hash, SSH keys)",
+    guestFrom: "path",
+  },
+  {
     template: "/nodes/{node}/vzdump/extractconfig",
     reach: "guest-content",
     what: "reads the configuration inside a backup archive",

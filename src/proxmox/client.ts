@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import type { ConnectionConfig } from "../config.ts";
 import { discard, readCapped } from "../http/body.ts";
 import { createAgent, firstHeader, request, type Dispatcher } from "../http/undici.ts";
+import { confirmationRefusal, type Confirm } from "./confirm.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.ts";
 import { checkFormSize, encodeParams, type Params } from "./params.ts";
 import { validateApiPath } from "./path.ts";
@@ -27,6 +28,8 @@ export interface WriteIntent {
 }
 
 export interface WriteOutcome {
+  /** "accepted" when a person confirmed the write (PROXMOX_CONFIRM). */
+  confirmation?: "accepted";
   status?: number;
   upid?: string;
   error?: string;
@@ -42,6 +45,29 @@ export interface WriteGate {
   authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void>;
   authorizeRead?(intent: WriteIntent): void;
   record(intent: WriteIntent, outcome: WriteOutcome): void;
+  /** The checks of `authorize` that need no request; throws LocalRefusal. */
+  precheck(intent: WriteIntent): void;
+  /** What `authorize` would still check by reading from Proxmox, in words. */
+  deferredChecks(intent: WriteIntent): string[];
+  /** The PROXMOX_CONFIRM rule that makes this write wait for a person's yes, if any. */
+  confirmationRule(intent: WriteIntent): string | undefined;
+}
+
+/** What a call would send and what the local rules say of it, found without sending anything. */
+export interface CallPreview {
+  method: HttpMethod;
+  /** The validated path, relative to /api2/json. */
+  path: string;
+  /** The whole URL, query string included. */
+  url: string;
+  /** The form body of a POST or PUT, as sent. */
+  body?: string;
+  /** The local refusal the call would meet; undefined when the local rules let it through. */
+  refusal?: LocalRefusal;
+  /** Checks that read from Proxmox when the call is sent, and so are not made here. */
+  deferred: string[];
+  /** The PROXMOX_CONFIRM rule that would hold the call for a person's yes. */
+  confirmation?: string;
 }
 
 export interface ApiCall {
@@ -52,6 +78,8 @@ export interface ApiCall {
   params?: Params;
   responseFormat?: "json" | "text";
   signal?: AbortSignal;
+  /** Asks a person about a write that PROXMOX_CONFIRM holds; without it such a write is refused. */
+  confirm?: Confirm | undefined;
 }
 
 export interface ApiResult {
@@ -83,6 +111,7 @@ export interface UploadCall {
   /** What the gate and the audit trail see: the file and all of the upload's parameters. */
   upload: { fileName: string; bytes: number; params: Params };
   signal?: AbortSignal;
+  confirm?: Confirm | undefined;
 }
 
 export interface StreamResponse {
@@ -155,23 +184,60 @@ export class ProxmoxClient {
 
   /** A JSON or text call whose answer is read whole (at most 512 KiB). */
   async call(call: ApiCall): Promise<ApiResult> {
+    const { intent, request } = this.prepare(call);
+    return this.perform(
+      intent,
+      request,
+      { caller: call.signal, deadline: AbortSignal.timeout(this.timeoutMs) },
+      (response) => this.readWhole(response, call.method, intent.path, call.responseFormat ?? "json"),
+      call.confirm,
+    );
+  }
+
+  /**
+   * What `call` would send and whether the local rules (read-only mode, the gate's checks that
+   * need no request) let it through. Sends nothing and reads nothing. Throws LocalRefusal for
+   * a path or parameters that cannot be sent at all.
+   */
+  preview(call: ApiCall): CallPreview {
+    const { intent, request } = this.prepare(call);
+    let refusal: LocalRefusal | undefined;
+    try {
+      this.checkReadOnly(intent);
+      if (intent.method === "GET") this.gate?.authorizeRead?.(intent);
+      else this.gate?.precheck(intent);
+    } catch (error) {
+      if (!(error instanceof LocalRefusal)) throw error;
+      refusal = error;
+    }
+    const confirmation = refusal || intent.method === "GET" ? undefined : this.gate?.confirmationRule(intent);
+    return {
+      method: request.method,
+      path: request.path,
+      url: `${this.apiBase}${request.path}${request.query ? `?${request.query}` : ""}`,
+      ...(typeof request.body === "string" ? { body: request.body } : {}),
+      ...(refusal ? { refusal } : {}),
+      deferred: refusal || intent.method === "GET" ? [] : (this.gate?.deferredChecks(intent) ?? []),
+      ...(confirmation ? { confirmation } : {}),
+    };
+  }
+
+  private prepare(call: ApiCall): { intent: WriteIntent; request: SendRequest } {
     const path = validateApiPath(call.path);
     const params = call.params ?? {};
     const encoded = encodeParams(params);
     const hasBody = call.method === "POST" || call.method === "PUT";
     if (hasBody) checkFormSize(encoded);
-    return this.perform(
-      { tool: call.tool, method: call.method, path, params },
-      {
+    return {
+      intent: { tool: call.tool, method: call.method, path, params },
+      request: {
         method: call.method,
         path,
         query: hasBody ? "" : encoded,
         body: hasBody ? encoded : undefined,
         contentType: hasBody ? "application/x-www-form-urlencoded" : undefined,
       },
-      { caller: call.signal, deadline: AbortSignal.timeout(this.timeoutMs) },
-      (response) => this.readWhole(response, call.method, path, call.responseFormat ?? "json"),
-    );
+    };
   }
 
   /**
@@ -199,6 +265,7 @@ export class ProxmoxClient {
       },
       { caller: call.signal },
       (response) => this.readWhole(response, "POST", path, "json"),
+      call.confirm,
     );
   }
 
@@ -243,42 +310,63 @@ export class ProxmoxClient {
     request: SendRequest,
     signals: { caller: AbortSignal | undefined; deadline?: AbortSignal },
     read: (response: Dispatcher.ResponseData) => Promise<T>,
+    confirm?: Confirm,
   ): Promise<T> {
-    await this.admit(intent, signals.caller);
-    const { caller, deadline } = signals;
+    const confirmed = await this.admit(intent, signals.caller, confirm);
+    // the deadline starts once the request may leave, not while a person is being asked
+    const { caller } = signals;
+    const deadline = signals.deadline && confirmed ? AbortSignal.timeout(this.timeoutMs) : signals.deadline;
     const signal = caller && deadline ? AbortSignal.any([caller, deadline]) : (caller ?? deadline);
+    const confirmation = confirmed ? { confirmation: "accepted" as const } : {};
     try {
       const value = await read(await this.send(request, signal));
-      this.recordWrite(intent, { status: value.status, upid: parseUpid(value.envelope?.data)?.upid });
+      this.recordWrite(intent, { ...confirmation, status: value.status, upid: parseUpid(value.envelope?.data)?.upid });
       return value;
     } catch (error) {
       const failure = this.toFailure(error, caller, deadline);
-      this.recordWrite(
-        intent,
-        failure instanceof ProxmoxHttpError
+      this.recordWrite(intent, {
+        ...confirmation,
+        ...(failure instanceof ProxmoxHttpError
           ? { status: failure.status, error: failure.message }
-          : { error: failure.message },
-      );
+          : { error: failure.message }),
+      });
       throw failure;
     }
   }
 
-  private async admit(intent: WriteIntent, signal: AbortSignal | undefined): Promise<void> {
+  /**
+   * The local rules: for a read, the gate's read checks; for a write, read-only mode, the gate,
+   * and a person's confirmation when a PROXMOX_CONFIRM rule holds it. Returns whether a person
+   * confirmed it.
+   */
+  private async admit(intent: WriteIntent, signal: AbortSignal | undefined, confirm?: Confirm): Promise<boolean> {
     try {
       if (intent.method === "GET") {
         this.gate?.authorizeRead?.(intent);
-        return;
+        return false;
       }
-      if (this.readOnly) {
-        throw new LocalRefusal(
-          "refused_read_only",
-          `${intent.method} ${intent.path} refused: this server runs with PROXMOX_READ_ONLY=true, so only GET requests reach Proxmox. Ask the operator to turn read-only mode off if the change is intended.`,
-        );
-      }
+      this.checkReadOnly(intent);
       await this.gate?.authorize(intent, this, signal);
+      const rule = this.gate?.confirmationRule(intent);
+      if (rule === undefined) return false;
+      const request = { method: intent.method, path: intent.path, params: intent.params, upload: intent.upload, rule };
+      const answer = confirm ? await confirm(request, signal) : "unavailable";
+      if (signal?.aborted) throw signal.reason;
+      const refusal = confirmationRefusal(answer, request);
+      if (refusal) throw refusal;
+      return true;
     } catch (error) {
       if (error instanceof LocalRefusal) this.gate?.record(intent, { refusal: error.code, error: error.message });
       throw error;
+    }
+  }
+
+  private checkReadOnly(intent: WriteIntent): void {
+    if (this.readOnly && intent.method !== "GET") {
+      throw new LocalRefusal(
+        "refused_read_only",
+        `${intent.method} ${intent.path} refused: this server runs with PROXMOX_READ_ONLY=true, so only GET requests reach Proxmox. Ask the operator to turn read-only mode off if the change is intended.`,
+      );
     }
   }
 

@@ -17,9 +17,9 @@ export function httpHint(error: ProxmoxHttpError): string {
       }
       return "The token lacks the privilege named in the message on that ACL path. With privilege separation a token has only the intersection of its own ACLs and its user's; grant a role with that privilege (pveum acl modify) or use a different path.";
     case 400:
-      return "Proxmox rejected the parameters listed in 'errors'; proxmox_describe_endpoint shows the accepted ones with their types.";
+      return "Proxmox rejected the parameters named above; proxmox_describe_endpoint shows the accepted ones with their types.";
     case 501:
-      return "Proxmox has no such path or method here; use proxmox_search_endpoints to find the right one.";
+      return "Proxmox has no such path or method here, or did not recognise a value in the path (node names are case-sensitive); proxmox_search_endpoints finds the right path.";
     case 595:
     case 596:
       return "The node named in the path cannot be reached from the node you are connected to (offline, or a wrong node name: names are case-sensitive). GET /nodes lists the cluster's nodes and their status.";

@@ -69,6 +69,35 @@ async function readLogTail(
   return Array.isArray(data) ? data.map((line) => String((line as { t?: unknown }).t ?? "")) : [];
 }
 
+export interface PollState {
+  elapsedS: number;
+  /** The newest line of the task log so far, if any. */
+  latestLine?: string | undefined;
+}
+
+interface LogPosition {
+  lines: number;
+  latest?: string | undefined;
+}
+
+/** Reads the task log lines added since `seen`; a failed read keeps what was known. */
+async function followLog(
+  client: ProxmoxClient,
+  upid: Upid,
+  seen: LogPosition,
+  signal: AbortSignal,
+  tool: string,
+): Promise<LogPosition> {
+  try {
+    const data = await client.getData(taskPath(upid, "log"), { start: seen.lines, limit: 500 }, signal, tool);
+    const lines = Array.isArray(data) ? data.map((line) => String((line as { t?: unknown }).t ?? "")) : [];
+    const latest = lines.filter((line) => line.trim() !== "").at(-1);
+    return { lines: seen.lines + lines.length, latest: latest ?? seen.latest };
+  } catch {
+    return seen;
+  }
+}
+
 /**
  * Polls a task's status on the node inside its UPID until it stops or `timeoutMs` passes.
  * Never repeats the original request; cancelling `signal` stops the polling.
@@ -82,6 +111,8 @@ export async function waitForTask(
     polling?: PollingOptions;
     tool: string;
     now?: () => number;
+    /** Called after each poll of a running task, with the task log's newest line; the log is read only then. */
+    onPoll?: (state: PollState) => void;
   },
 ): Promise<TaskOutcome> {
   const now = options.now ?? Date.now;
@@ -89,6 +120,7 @@ export async function waitForTask(
   const started = now();
   const base = { upid: upid.upid, node: upid.node, type: upid.type, id: upid.id };
   let status: TaskStatus = {};
+  let logSeen: LogPosition = { lines: 0 };
   for (let attempt = 0; ; attempt++) {
     // one poll may not outlast the wait: a hanging status read ends with the wait's time
     const left = Math.max(1, options.timeoutMs - (now() - started));
@@ -102,6 +134,10 @@ export async function waitForTask(
       status = { status: "running" };
     }
     if (status.status === "stopped") break;
+    if (options.onPoll) {
+      logSeen = await followLog(client, upid, logSeen, pollSignal, options.tool);
+      options.onPoll({ elapsedS: (now() - started) / 1000, latestLine: logSeen.latest });
+    }
     const remaining = options.timeoutMs - (now() - started);
     if (remaining <= 0) {
       return {

@@ -6,12 +6,15 @@ import { normalizeParameters } from "../proxmox/params.ts";
 import type { ServerDeps } from "./deps.ts";
 import { ProxmoxTransportError } from "../proxmox/errors.ts";
 import { parseUpid, taskPath } from "../tasks/upid.ts";
-import { DEFAULT_WAIT_S, waitForTask } from "../tasks/wait.ts";
+import { DEFAULT_WAIT_S, waitForTask, type PollState } from "../tasks/wait.ts";
+import type { Progress } from "./progress.ts";
 import { failureResult, okResult } from "./result.ts";
 
 export interface WaitRequest {
   wait?: boolean | undefined;
   wait_timeout_s?: number | undefined;
+  /** Progress notifications for the wait, when the client asked for them. */
+  progress?: Progress | undefined;
 }
 
 /**
@@ -35,12 +38,21 @@ export async function addTaskOutcome(
       task_note: "The answer is not a task id (UPID), so there was nothing to wait for.",
     };
   try {
+    const { progress } = wait;
+    const started = Date.now();
     const task = await waitForTask(client, upid, {
       timeoutMs: (wait.wait_timeout_s ?? DEFAULT_WAIT_S) * 1000,
       signal,
       tool,
       ...(deps.taskPolling ? { polling: deps.taskPolling } : {}),
+      ...(progress
+        ? {
+            onPoll: (state: PollState) =>
+              progress.update(state.elapsedS, undefined, client.redact(state.latestLine ?? "")),
+          }
+        : {}),
     });
+    await progress?.finish((Date.now() - started) / 1000, undefined, task.note);
     return { ...payload, task };
   } catch (error) {
     if (signal?.aborted) {

@@ -1,8 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogSource } from "../catalog/catalog.ts";
 import { CatalogUnavailableError, type CatalogProvider } from "../catalog/loader.ts";
-import { redactDeep, type Redactor } from "../proxmox/redact.ts";
-import { failureResult } from "./result.ts";
+import type { Redactor } from "../proxmox/redact.ts";
+import { errorResult, failureResult } from "./result.ts";
 
 /** "cluster https://node:8006/pve-docs/api-viewer/apidoc.js", as results name their source. */
 export function sourceLabel(source: CatalogSource): string {
@@ -15,20 +15,15 @@ const UNAVAILABLE_HINT =
 /** The result of a catalog tool whose catalog could not be had. */
 export function catalogFailure(error: unknown, redact: Redactor): CallToolResult {
   if (error instanceof CatalogUnavailableError) {
-    const text = `${error.message}${error.cancelled ? "" : `\nHint: ${UNAVAILABLE_HINT}`}`;
-    const structured = {
-      error: {
+    return errorResult(
+      {
         code: error.cancelled ? "cancelled" : "catalog_unavailable",
         message: error.message,
         tried: error.attempts.map((a) => ({ source: a.source.kind, location: a.source.location, outcome: a.outcome })),
         ...(error.cancelled ? {} : { hints: [UNAVAILABLE_HINT] }),
       },
-    };
-    return {
-      isError: true,
-      content: [{ type: "text", text: redact(text) }],
-      structuredContent: redactDeep(structured, redact),
-    };
+      redact,
+    );
   }
   return failureResult(error, redact);
 }

@@ -14,6 +14,8 @@ export interface ServerDeps {
   files?: FileAccess | undefined;
   /** The API catalog (issue 3), loaded on first use; without it the catalog tools say so. */
   catalog?: CatalogProvider | undefined;
+  /** PROXMOX_CONFIRM: the rules (for the instructions) and how long a person has to answer. */
+  confirmation?: { rules: string[]; timeoutMs: number } | undefined;
   /** How often a waited-for task is polled; tests shorten it. */
   taskPolling?: PollingOptions;
 }

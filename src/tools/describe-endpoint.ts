@@ -3,7 +3,7 @@ import { z } from "zod";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
 import { catalogFailure, catalogFor, sourceLabel } from "./catalog-common.ts";
-import { okResult } from "./result.ts";
+import { errorResult, okResult } from "./result.ts";
 
 export function registerDescribeEndpointTool(server: McpServer, deps: ServerDeps): void {
   server.registerTool(
@@ -29,20 +29,16 @@ export function registerDescribeEndpointTool(server: McpServer, deps: ServerDeps
           outcome.reason === "unknown_path"
             ? `Closest existing paths: ${outcome.closest.join(", ")}. proxmox_search_endpoints finds paths by what they do.`
             : `Ask for one of: ${outcome.methods.join(", ") || "(none)"}, or leave method out.`;
-        const structured = {
-          error: {
+        return errorResult(
+          {
             code: outcome.reason,
             message: outcome.message,
             source,
             ...(outcome.reason === "unknown_path" ? { closest: outcome.closest } : { methods: outcome.methods }),
             hints: [next],
           },
-        };
-        return {
-          isError: true,
-          content: [{ type: "text" as const, text: redact(`${outcome.message}\nHint: ${next}`) }],
-          structuredContent: structured,
-        };
+          redact,
+        );
       } catch (error) {
         return catalogFailure(error, redact);
       }

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
 import { runApiCall } from "./api-call.ts";
-import { parametersArg, pathArg, waitArgs } from "./schemas.ts";
+import { confirmFor } from "./confirm.ts";
+import { dryRunRequest } from "./dry-run.ts";
+import { progressFor } from "./progress.ts";
+import { dryRunArg, parametersArg, pathArg, waitArgs } from "./schemas.ts";
 
 export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
   server.registerTool(
@@ -23,21 +26,25 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
             "'json' (default) returns the envelope; 'text' returns the body as text, e.g. a task log with download=1",
           ),
         ...waitArgs,
+        dry_run: dryRunArg,
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ method, path, parameters, response_format, wait, wait_timeout_s }, extra) =>
-      runApiCall(
-        deps,
-        {
-          tool: "proxmox_request",
-          method,
-          path,
-          parameters,
-          responseFormat: response_format ?? "json",
-          signal: extra.signal,
-        },
-        { wait, wait_timeout_s },
-      ),
+    async ({ method, path, parameters, response_format, wait, wait_timeout_s, dry_run }, extra) =>
+      dry_run
+        ? dryRunRequest(deps, { tool: "proxmox_request", method, path, parameters })
+        : runApiCall(
+            deps,
+            {
+              tool: "proxmox_request",
+              method,
+              path,
+              parameters,
+              responseFormat: response_format ?? "json",
+              signal: extra.signal,
+              confirm: confirmFor(server, deps, extra),
+            },
+            { wait, wait_timeout_s, progress: progressFor(extra) },
+          ),
   );
 }

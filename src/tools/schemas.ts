@@ -52,3 +52,8 @@ export const waitArgs = {
       `How long to wait in seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}); a task still running then is reported as running, not failed`,
     ),
 };
+
+export const dryRunArg = z
+  .boolean()
+  .optional()
+  .describe("Run every local check and return what would be sent, without sending anything");

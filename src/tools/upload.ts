@@ -5,6 +5,8 @@ import { uploadFile, uploadHints } from "../files/upload.ts";
 import type { ServerDeps } from "./deps.ts";
 import { addTaskOutcome, failureWithAdvice } from "./api-call.ts";
 import { failureResult, okResult } from "./result.ts";
+import { confirmFor } from "./confirm.ts";
+import { progressFor } from "./progress.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
@@ -31,9 +33,17 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
           filePath: file_path,
           parameters,
           signal: extra.signal,
+          confirm: confirmFor(server, deps, extra),
         });
         return okResult(
-          await addTaskOutcome(deps, client, payload, { wait, wait_timeout_s }, "proxmox_upload", extra.signal),
+          await addTaskOutcome(
+            deps,
+            client,
+            payload,
+            { wait, wait_timeout_s, progress: progressFor(extra) },
+            "proxmox_upload",
+            extra.signal,
+          ),
         );
       } catch (error) {
         return failureWithAdvice(deps, error, { method: "POST", path, signal: extra.signal }, uploadHints(error));

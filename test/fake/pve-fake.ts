@@ -88,6 +88,8 @@ interface FakeTask {
   pollsUntilDone: number;
   exitstatus: string;
   log: string[];
+  /** While the task runs, its log grows by one line per status poll, as a real task log grows. */
+  revealed: number;
 }
 
 function compile(template: string): { pattern: RegExp; names: string[] } {
@@ -241,6 +243,7 @@ export class FakeProxmox {
       id,
       startTime,
       pollsUntilDone: opts.pollsUntilDone ?? 0,
+      revealed: 1,
       exitstatus: opts.exitstatus ?? "OK",
       log: opts.log ?? [
         `starting ${type} ${id}`,
@@ -264,7 +267,10 @@ export class FakeProxmox {
       const task = this.tasks.get(req.pathParams.upid!);
       if (!task || task.node !== req.pathParams.node) return { status: 500, message: "no such task" };
       const running = task.pollsUntilDone > 0;
-      if (running) task.pollsUntilDone--;
+      if (running) {
+        task.pollsUntilDone--;
+        task.revealed++;
+      }
       return {
         data: {
           upid: task.upid,
@@ -288,8 +294,9 @@ export class FakeProxmox {
       }
       const start = Number(req.params.start ?? 0);
       const limit = Number(req.params.limit ?? 50);
-      const lines = task.log.slice(start, start + limit).map((t, i) => ({ n: start + i + 1, t }));
-      return { data: lines, extra: { total: task.log.length } };
+      const log = task.pollsUntilDone > 0 ? task.log.slice(0, Math.min(task.revealed, task.log.length - 1)) : task.log;
+      const lines = log.slice(start, start + limit).map((t, i) => ({ n: start + i + 1, t }));
+      return { data: lines, extra: { total: log.length } };
     });
   }
 

@@ -68,9 +68,8 @@ describe("errors that teach", () => {
       path: "/nodes/pve1/qemu/100/status/start",
       parameters: { timeot: 5 },
     });
-    const text = hints(result).join("\n");
-    expect(text).toContain("Rejected: timeot: property is not defined");
-    expect(text).toContain("accepts: timeout (integer)");
+    expect(textOf(result)).toContain("Rejected parameters: timeot: property is not defined");
+    expect(hints(result).join("\n")).toContain("accepts: timeout (integer)");
   });
 
   test("501: up to three closest endpoints with their methods", async () => {
@@ -79,6 +78,32 @@ describe("errors that teach", () => {
     const text = hints(result).join("\n");
     expect(text).toContain("Closest existing endpoints:");
     expect(text).toContain("POST /nodes/{node}/qemu/{vmid}/status/stop");
+  });
+
+  test("501 on a path that exists with this method: the values in the path, not the methods", async () => {
+    fake.route("POST", "/nodes/{node}/qemu/{vmid}/status/start", (req) => ({
+      status: 501,
+      message: `Method 'POST ${req.path}' not implemented`,
+    }));
+    await open();
+    const result = await h.call("proxmox_request", { method: "POST", path: "/nodes/PVE1/qemu/100/status/start" });
+    const text = hints(result).join("\n");
+    expect(text).not.toContain("but not with POST");
+    expect(text).toContain("check node 'PVE1', vmid '100'");
+    expect(text).toContain("use 'pve1', not 'PVE1'");
+    expect(textOf(result)).toContain("use 'pve1', not 'PVE1'");
+    expect(fake.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /nodes/PVE1/qemu/100/status/start",
+      "GET /nodes",
+    ]);
+  });
+
+  test("501 with a method the path does not take: the methods it takes", async () => {
+    await open();
+    const result = await h.call("proxmox_request", { method: "PUT", path: "/nodes/pve1/qemu/100/status/start" });
+    expect(hints(result).join("\n")).toContain(
+      "/nodes/{node}/qemu/{vmid}/status/start exists, but not with PUT; it takes POST",
+    );
   });
 
   test.each([

@@ -32,12 +32,8 @@ describe("403 advice", () => {
 });
 
 describe("400 advice", () => {
-  test("lists the rejected parameters and the accepted ones with types", () => {
-    const hints = badRequestAdvice(endpoint("POST", "/nodes/{node}/qemu/{vmid}/status/start"), {
-      "overrule-shutdown": "property is not defined in schema and the schema does not allow additional properties",
-    });
-    expect(hints).toEqual([
-      "Rejected: overrule-shutdown: property is not defined in schema and the schema does not allow additional properties.",
+  test("lists the accepted parameters with types (the rejected ones are in the error's own text)", () => {
+    expect(badRequestAdvice(endpoint("POST", "/nodes/{node}/qemu/{vmid}/status/start"))).toEqual([
       "POST /nodes/{node}/qemu/{vmid}/status/start accepts: timeout (integer).",
     ]);
   });

@@ -1,6 +1,9 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { loadPolicyConfig } from "../../src/policy/config.ts";
+import { firstMatch, parseRules } from "../../src/policy/rules.ts";
 
 test("defaults: writes allowed, no protection, no rules, no audit, VLAN guard on", () => {
   expect(loadPolicyConfig({})).toEqual({
@@ -10,6 +13,10 @@ test("defaults: writes allowed, no protection, no rules, no audit, VLAN guard on
     allow: undefined,
     auditLog: undefined,
     vlanGuard: true,
+    readOnlyAllowOutbound: false,
+    readOnlyAllowGuestContent: false,
+    confirm: [],
+    confirmTimeoutS: 120,
   });
 });
 
@@ -22,7 +29,12 @@ test("every setting is read", () => {
     PROXMOX_AUDIT_LOG: "/var/log/pve-mcp.jsonl",
     PROXMOX_VLAN_GUARD: "off",
   });
-  expect(policy).toMatchObject({ readOnly: true, protectedVmsFile: "/etc/pve-mcp/protected.json", auditLog: "/var/log/pve-mcp.jsonl", vlanGuard: false });
+  expect(policy).toMatchObject({
+    readOnly: true,
+    protectedVmsFile: "/etc/pve-mcp/protected.json",
+    auditLog: "/var/log/pve-mcp.jsonl",
+    vlanGuard: false,
+  });
   expect(policy.deny.map((r) => r.text)).toEqual(["DELETE /**"]);
   expect(policy.allow?.map((r) => r.text)).toEqual(["POST /nodes/*/qemu/*/status/start"]);
 });
@@ -31,10 +43,33 @@ test("a blank allow list counts as unset, not as 'allow nothing'", () => {
   expect(loadPolicyConfig({ PROXMOX_ALLOW: " \n" }).allow).toBeUndefined();
 });
 
+test("PROXMOX_CONFIRM takes rules like PROXMOX_DENY; its timeout is whole seconds", () => {
+  const policy = loadPolicyConfig({
+    PROXMOX_CONFIRM: "POST /nodes/*/qemu/*/status/stop\nDELETE /**",
+    PROXMOX_CONFIRM_TIMEOUT_S: "30",
+  });
+  expect(policy.confirm.map((r) => r.text)).toEqual(["POST /nodes/*/qemu/*/status/stop", "DELETE /**"]);
+  expect(policy.confirmTimeoutS).toBe(30);
+});
+
+test.each([
+  ["PROXMOX_CONFIRM", "GET /version", "PROXMOX_CONFIRM: rule 'GET /version' names GET"],
+  ["PROXMOX_CONFIRM", "STOP /nodes", "PROXMOX_CONFIRM: rule 'STOP /nodes' has method"],
+  ["PROXMOX_CONFIRM_TIMEOUT_S", "0", "PROXMOX_CONFIRM_TIMEOUT_S: expected a whole number of seconds from 1 to 3600"],
+  ["PROXMOX_CONFIRM_TIMEOUT_S", "2m", "PROXMOX_CONFIRM_TIMEOUT_S: expected a whole number"],
+  ["PROXMOX_CONFIRM_TIMEOUT_S", "3601", "PROXMOX_CONFIRM_TIMEOUT_S: expected a whole number"],
+])("%s=%j is refused", (name, value, message) => {
+  expect(() => loadPolicyConfig({ [name]: value })).toThrow(message);
+});
+
 test("invalid values name their variable", () => {
-  expect(() => loadPolicyConfig({ PROXMOX_READ_ONLY: "sometimes" })).toThrow("PROXMOX_READ_ONLY: expected true or false");
+  expect(() => loadPolicyConfig({ PROXMOX_READ_ONLY: "sometimes" })).toThrow(
+    "PROXMOX_READ_ONLY: expected true or false",
+  );
   expect(() => loadPolicyConfig({ PROXMOX_VLAN_GUARD: "2" })).toThrow("PROXMOX_VLAN_GUARD");
-  expect(() => loadPolicyConfig({ PROXMOX_AUDIT_LOG: "/tmp/a\nb" })).toThrow("PROXMOX_AUDIT_LOG: contains control characters");
+  expect(() => loadPolicyConfig({ PROXMOX_AUDIT_LOG: "/tmp/a\nb" })).toThrow(
+    "PROXMOX_AUDIT_LOG: contains control characters",
+  );
 });
 
 test("loadConfig carries the policy", () => {
@@ -45,4 +80,34 @@ test("loadConfig carries the policy", () => {
     PROXMOX_READ_ONLY: "true",
   });
   expect(config.policy.readOnly).toBe(true);
+});
+
+describe("the README's recommended PROXMOX_CONFIRM set", () => {
+  const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+  const value = /^PROXMOX_CONFIRM='([^']+)'$/m.exec(readme)?.[1] ?? "";
+  const rules = parseRules("PROXMOX_CONFIRM", value);
+
+  test.each([
+    ["POST", "/nodes/pve1/qemu/100/status/stop"],
+    ["POST", "/nodes/pve1/lxc/200/status/shutdown"],
+    ["POST", "/nodes/pve1/qemu/100/status/reboot"],
+    ["DELETE", "/nodes/pve1/qemu/100"],
+    ["DELETE", "/nodes/pve1/storage/local/content/local:iso/x.iso"],
+    ["POST", "/nodes/pve1/qemu/100/snapshot/before/rollback"],
+    ["POST", "/nodes/pve1/lxc/200/migrate"],
+    ["POST", "/nodes/pve1/migrateall"],
+    ["POST", "/nodes/pve1/status"],
+    ["PUT", "/access/acl"],
+    ["POST", "/access/users"],
+  ])("holds %s %s", (method, path) => {
+    expect(firstMatch(rules, method, path)).toBeDefined();
+  });
+
+  test.each([
+    ["POST", "/nodes/pve1/qemu/100/status/start"],
+    ["POST", "/nodes/pve1/qemu/100/snapshot"],
+    ["PUT", "/nodes/pve1/qemu/100/config"],
+  ])("lets %s %s through without asking", (method, path) => {
+    expect(firstMatch(rules, method, path)).toBeUndefined();
+  });
 });

@@ -30,6 +30,7 @@ describe("judgeRead", () => {
     ["/nodes/pve1/qemu/100/agent/some-future-command", {}, "guest-content", [100]],
     ["/nodes/pve1/storage/pbs/file-restore/list", { volume: PBS_100, filepath: "/" }, "guest-content", [100]],
     ["/nodes/pve1/storage/pbs/file-restore/download", { volume: "backup/ct/105/2025-01-01T00:00:00Z", filepath: "L2V0Yw==" }, "guest-content", [105]],
+    ["/nodes/pve1/qemu/100/cloudinit/dump", { type: "user" }, "guest-content", [100]],
     ["/nodes/pve1/vzdump/extractconfig", { volume: "local:backup/vzdump-qemu-100-2025_01_01-00_00_00.vma.zst" }, "guest-content", [100]],
     ["/nodes/pve1/vzdump/extractconfig", { volume: "pbs:backup/host/web/2025-01-01T00:00:00Z" }, "guest-content", []],
   ] as [string, Params, string, number[]][])("%s is %s of %j", (path, params, reach, guests) => {
@@ -44,7 +45,6 @@ describe("judgeRead", () => {
     "/nodes/pve1/qemu/100/agent/info",
     "/nodes/pve1/qemu/100/agent",
     "/nodes/pve1/qemu/100/config",
-    "/nodes/pve1/qemu/100/cloudinit/dump",
     "/nodes/pve1/storage/pbs/content",
     `/nodes/pve1/storage/pbs/content/${encodeURIComponent(PBS_100)}`,
     "/nodes/pve1/scan/zfs",
@@ -139,8 +139,9 @@ test("read-only mode says at startup which reads it also refuses", () => {
   expect(start({})).toEqual([]);
 });
 
-test("the opt-in settings are booleans, unset by default", () => {
-  expect(loadPolicyConfig({}).readOnlyAllowOutbound).toBeUndefined();
+test("the opt-in settings are booleans, false by default", () => {
+  expect(loadPolicyConfig({}).readOnlyAllowOutbound).toBe(false);
+  expect(loadPolicyConfig({}).readOnlyAllowGuestContent).toBe(false);
   expect(loadPolicyConfig({ PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT: "yes" }).readOnlyAllowGuestContent).toBe(true);
   expect(() => loadPolicyConfig({ PROXMOX_READ_ONLY_ALLOW_OUTBOUND: "sometimes" })).toThrow("PROXMOX_READ_ONLY_ALLOW_OUTBOUND: expected true or false");
 });
@@ -153,9 +154,10 @@ interface SchemaNode {
 
 // Candidates: GETs with a server or portal parameter, a parameter described as a URL,
 // repository or registry, a description speaking of something remote, foreign or a URL, a
-// volume, file, filepath or pid parameter, or a path under the guest agent.
+// volume, file, filepath or pid parameter, or a path under the guest agent or cloud-init.
 const ORDINARY: Record<string, string> = {
   "/nodes/{node}/storage/{storage}/content/{volume}": "a volume's attributes (size, format, notes), not its data",
+  "/nodes/{node}/qemu/{vmid}/cloudinit": "the cloud-init settings of the guest's configuration (passwords shown as **********)",
 };
 
 function candidates(file: string): string[] {
@@ -167,7 +169,7 @@ function candidates(file: string): string[] {
     if (info) {
       const params = Object.entries(info.parameters?.properties ?? {});
       const hit =
-        /\/agent\//.test(node.path) ||
+        /\/agent\/|\/cloudinit\b/.test(node.path) ||
         /\bremote\b|\bforeign\b|\bURL\b/i.test(info.description ?? "") ||
         params.some(
           ([name, p]) =>

@@ -1,0 +1,102 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import type { Progress as ProgressNotification } from "@modelcontextprotocol/sdk/types.js";
+import { ProgressThrottle } from "../../src/tools/progress.ts";
+import { FakeProxmox } from "../fake/pve-fake.ts";
+import { connectHarness, type Harness } from "../support/mcp.ts";
+
+let fake: FakeProxmox;
+let h: Harness | undefined;
+
+beforeAll(async () => {
+  fake = await FakeProxmox.start();
+  fake.route("POST", "/nodes/{node}/vzdump", () => ({
+    data: fake.startTask("pve1", "vzdump", "100", {
+      pollsUntilDone: 8,
+      log: ["INFO: starting new backup job", "INFO: 10% done", "INFO: 40% done", "INFO: 90% done", "TASK OK"],
+    }),
+  }));
+});
+afterAll(async () => {
+  await fake.stop();
+});
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  fake.requests.length = 0;
+});
+
+async function backupWithWait(onprogress?: (p: ProgressNotification) => void) {
+  // polls every 60 ms, so the 250 ms throttle lets some notifications through and drops others
+  h = await connectHarness(fake, { deps: { taskPolling: { initialMs: 60, maxMs: 60 } } });
+  return h.client.callTool(
+    {
+      name: "proxmox_request",
+      arguments: { method: "POST", path: "/nodes/pve1/vzdump", parameters: { vmid: 100 }, wait: true },
+    },
+    undefined,
+    onprogress ? { onprogress } : {},
+  );
+}
+
+describe("progress during wait", () => {
+  test("elapsed seconds with the task's newest log line, increasing, then a final one with the outcome", async () => {
+    const seen: ProgressNotification[] = [];
+    const result = await backupWithWait((p) => seen.push(p));
+    expect(result.isError).toBeFalsy();
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    // throttled: fewer notifications than polls
+    expect(seen.length).toBeLessThan(9);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+    for (const p of seen) expect(p.total).toBeUndefined();
+    expect(seen.slice(0, -1).some((p) => p.message?.startsWith("INFO:"))).toBe(true);
+    expect(seen.at(-1)!.message).toBe("The task finished successfully.");
+  });
+
+  test("without a progressToken nothing is sent and the task log is not followed", async () => {
+    const result = await backupWithWait();
+    expect(result.isError).toBeFalsy();
+    const logReads = fake.apiRequests().filter((r) => r.path.endsWith("/log"));
+    expect(logReads).toEqual([]);
+  });
+});
+
+describe("ProgressThrottle", () => {
+  test.each<[string, [number, number, number | undefined][], boolean[]]>([
+    [
+      "one per interval",
+      [
+        [0, 1, undefined],
+        [100, 2, undefined],
+        [260, 3, undefined],
+      ],
+      [true, false, true],
+    ],
+    [
+      "never backwards or equal",
+      [
+        [0, 5, undefined],
+        [300, 5, undefined],
+        [600, 4, undefined],
+      ],
+      [true, false, false],
+    ],
+    [
+      "the total is left to the final notification",
+      [
+        [0, 1, 10],
+        [300, 10, 10],
+      ],
+      [true, false],
+    ],
+  ])("%s", (_name, steps, admitted) => {
+    const throttle = new ProgressThrottle(250);
+    expect(steps.map(([now, progress, total]) => throttle.admit(now, progress, total))).toEqual(admitted);
+  });
+
+  test("the final notification goes out whatever the timing, if it moves forward", () => {
+    const throttle = new ProgressThrottle(250);
+    expect(throttle.admit(0, 1)).toBe(true);
+    expect(throttle.admitFinal(2)).toBe(true);
+    expect(throttle.admitFinal(2)).toBe(false);
+  });
+});
