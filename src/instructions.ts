@@ -1,6 +1,6 @@
-export const SERVER_INSTRUCTIONS = `This server reaches the whole Proxmox VE HTTP API of one cluster with an API token.
+import type { HostSummary } from "./hosts/registry.ts";
 
-How to work:
+const HOW_TO_WORK = `How to work:
 - Find the endpoint first: proxmox_search_endpoints with plain words, then proxmox_describe_endpoint for its parameters and required privilege. Never guess a path.
 - Paths are relative to /api2/json and start with "/": /nodes/pve1/qemu/100/status/current. Node names are case-sensitive; GET /nodes lists them.
 - proxmox_get reads; proxmox_request sends GET, POST, PUT or DELETE and may change the cluster.
@@ -10,3 +10,22 @@ How to work:
 - Errors carry the HTTP status, Proxmox's message and hints at the next step: read them before retrying, and do not repeat a write that may already have been applied.
 - A refusal with a code such as refused_read_only, refused_protected_guest, refused_rule or refused_vlan is the operator's local policy: the write was not sent. Tell the user; do not try to get around it.
 - Local files (proxmox_upload, proxmox_download) must be inside the operator's PROXMOX_FILE_ROOTS.`;
+
+export const SERVER_INSTRUCTIONS = `This server reaches the whole Proxmox VE HTTP API of one cluster with an API token.
+
+${HOW_TO_WORK}`;
+
+/** The instructions for several hosts: which there are, and that every tool takes `host`. */
+export function multiHostInstructions(hosts: readonly HostSummary[]): string {
+  const list = hosts
+    .map((host) => {
+      const notes = [...(host.version ? [`Proxmox VE ${host.version}`] : []), ...(host.readOnly ? ["read-only"] : [])];
+      return `${host.label}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+    })
+    .join(", ");
+  return `This server reaches the whole Proxmox VE HTTP API of several separate hosts or clusters, each with its own API token: ${list}.
+
+Every tool takes host, the label of the one to act on, and each result names it. Hosts share nothing: nodes, guests, paths, UPIDs, API version and local policy belong to one host; never carry them to another. Search and describe each host's own API.
+
+${HOW_TO_WORK}`;
+}

@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { SERVER_INSTRUCTIONS } from "./instructions.ts";
+import { multiHostInstructions, SERVER_INSTRUCTIONS } from "./instructions.ts";
 import type { ServerDeps } from "./tools/deps.ts";
 import { registerDescribeEndpointTool } from "./tools/describe-endpoint.ts";
 import { registerDownloadTool } from "./tools/download.ts";
@@ -16,13 +16,17 @@ export type { ServerDeps };
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } },
+    {
+      instructions: deps.hosts.multi ? multiHostInstructions(deps.hosts.summaries()) : SERVER_INSTRUCTIONS,
+      capabilities: { tools: {} },
+    },
   );
   registerGetTool(server, deps);
   // Every tool that can send anything but GET to Proxmox is registered inside this block and
   // nowhere else: in read-only mode a model cannot call what it cannot see (and the client
   // refuses non-GET as a second wall). Reading tools (get, download, catalog) stay outside.
-  if (!deps.readOnly) {
+  // With several hosts they are registered when any host accepts writes, offering only those.
+  if (deps.hosts.anyWritable) {
     registerRequestTool(server, deps);
     registerUploadTool(server, deps);
   }

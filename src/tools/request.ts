@@ -3,6 +3,7 @@ import { z } from "zod";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
 import { runApiCall } from "./api-call.ts";
+import { hostArg, withHost } from "./host.ts";
 import { parametersArg, pathArg, waitArgs } from "./schemas.ts";
 
 export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
@@ -13,6 +14,7 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
       description:
         "Send GET, POST, PUT or DELETE to any Proxmox VE API path (relative to /api2/json). POST/PUT parameters are form-encoded; GET/DELETE parameters go in the query string. Writes usually return a task id (UPID): that means submitted, not finished; pass wait=true to get the finished outcome. Use proxmox_describe_endpoint first for the exact parameters.",
       inputSchema: {
+        ...hostArg(deps.hosts, true),
         method: z.enum(HTTP_METHODS).describe("HTTP method"),
         path: pathArg,
         parameters: parametersArg,
@@ -26,9 +28,10 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ method, path, parameters, response_format, wait, wait_timeout_s }, extra) =>
+    withHost(deps, async (host, { method, path, parameters, response_format, wait, wait_timeout_s }, extra) =>
       runApiCall(
         deps,
+        host,
         {
           tool: "proxmox_request",
           method,
@@ -39,5 +42,6 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
         },
         { wait, wait_timeout_s },
       ),
+    ),
   );
 }

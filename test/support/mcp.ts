@@ -1,7 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CatalogProvider } from "../../src/catalog/loader.ts";
 import { loadConnectionConfig, type ConnectionConfig } from "../../src/config.ts";
+import { HostRegistry } from "../../src/hosts/registry.ts";
 import { silentLogger } from "../../src/log.ts";
 import { ProxmoxClient, type ClientOptions } from "../../src/proxmox/client.ts";
 import { createServer, type ServerDeps } from "../../src/server.ts";
@@ -15,17 +17,20 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** What a single-host test may set: the server's deps, and the one host's catalog and read-only flag. */
+export type HarnessDeps = Partial<Omit<ServerDeps, "hosts">> & {
+  readOnly?: boolean;
+  catalog?: CatalogProvider | undefined;
+};
+
 export function connectionFor(fake: FakeProxmox, env: Record<string, string> = {}): ConnectionConfig {
   return loadConnectionConfig(fake.env(env));
 }
 
-/** A real SDK client talking to createServer over an in-memory transport. */
-export async function connectHarness(
-  fake: FakeProxmox,
-  opts: { env?: Record<string, string>; client?: Partial<ClientOptions>; deps?: Partial<ServerDeps> } = {},
-): Promise<Harness> {
-  const proxmox = new ProxmoxClient({ connection: connectionFor(fake, opts.env), ...opts.client });
-  const deps: ServerDeps = { client: proxmox, readOnly: proxmox.readOnly, log: silentLogger, ...opts.deps };
+/** A real SDK client talking to createServer (deps.hosts as given) over an in-memory transport. */
+export async function connectServer(
+  deps: ServerDeps,
+): Promise<Pick<Harness, "client" | "deps" | "call"> & { close(): Promise<void> }> {
   const server = createServer(deps);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "test", version: "0.0.0" });
@@ -33,13 +38,34 @@ export async function connectHarness(
   await client.connect(clientSide);
   return {
     client,
-    proxmox,
     deps,
     call: async (name, args, options) =>
-      (await client.callTool({ name, arguments: args }, undefined, options?.signal ? { signal: options.signal } : undefined)) as CallToolResult,
+      (await client.callTool(
+        { name, arguments: args },
+        undefined,
+        options?.signal ? { signal: options.signal } : undefined,
+      )) as CallToolResult,
     close: async () => {
       await client.close();
       await server.close();
+    },
+  };
+}
+
+/** A single-host server (no `host` parameter) in front of `fake`. */
+export async function connectHarness(
+  fake: FakeProxmox,
+  opts: { env?: Record<string, string>; client?: Partial<ClientOptions>; deps?: HarnessDeps } = {},
+): Promise<Harness> {
+  const proxmox = new ProxmoxClient({ connection: connectionFor(fake, opts.env), ...opts.client });
+  const { readOnly, catalog, ...rest } = opts.deps ?? {};
+  const hosts = HostRegistry.single({ client: proxmox, catalog, readOnly: readOnly ?? proxmox.readOnly });
+  const connected = await connectServer({ hosts, log: silentLogger, ...rest });
+  return {
+    ...connected,
+    proxmox,
+    close: async () => {
+      await connected.close();
       await proxmox.close();
     },
   };
