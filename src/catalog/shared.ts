@@ -4,7 +4,8 @@ import { Catalog, type CatalogSource } from "./catalog.ts";
 /**
  * Parsed catalogs keyed by the SHA-256 of their schema text, shared by every host's loader:
  * hosts on the same Proxmox VE version serve the same bytes and then share one parse (and its
- * memory), each under its own source.
+ * memory), each under its own source. The key is a cryptographic hash, so a hostile host
+ * cannot craft a schema that passes for another host's.
  */
 export class CatalogCache {
   private readonly parsed = new Map<string, Catalog>();
