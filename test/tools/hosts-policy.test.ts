@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { FileAccess } from "../../src/files/resolver.ts";
 import type { FakeProxmox } from "../fake/pve-fake.ts";
 import { installFileRoutes, type FileRoutes } from "../fake/upload.ts";
-import { useTwoHosts } from "../support/hosts.ts";
+import { SITE_B, useTwoHosts } from "../support/hosts.ts";
 import { textOf } from "../support/mcp.ts";
 import { expectRefusal, PROTECTED_REASON, routeGuestActions } from "../support/policy.ts";
 
@@ -134,9 +134,15 @@ describe("rules, read-only and the audit trail per host", () => {
   test("the audit log records the host of every write and every refusal", async () => {
     const audit = join(dir, "audit.jsonl");
     const h = await two.open(two.env({ PROXMOX_AUDIT_LOG: audit, PROXMOX_DENY: "site-b: POST /**" }));
-    await h.call("proxmox_request", stop("site-a", "alpha1", 101));
+    // a parameter that happens to hold the other host's token is not written out either
+    const leak = `${SITE_B.tokenId} ${SITE_B.tokenSecret}`;
+    await h.call("proxmox_request", { ...stop("site-a", "alpha1", 101), parameters: { timeout: 30, note: leak } });
     await h.call("proxmox_request", stop("site-b", "beta1", 101));
-    const lines = readFileSync(audit, "utf8")
+    const text = readFileSync(audit, "utf8");
+    expect(text).not.toContain(SITE_B.tokenSecret);
+    expect(text).not.toContain(SITE_B.tokenId);
+    expect(text).toContain("[redacted token id] [redacted secret]");
+    const lines = text
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as { host: string; path: string; outcome: { result: string } });
