@@ -1,10 +1,20 @@
 import { readFileSync } from "node:fs";
-import { loadCatalogConfig, type CatalogConfig } from "./catalog/config.ts";
+import { loadCatalogConfig, parseSchemaUrl, type CatalogConfig } from "./catalog/config.ts";
 import { loadFileConfig, type FileConfig } from "./files/config.ts";
+import {
+  HOSTS_VARIABLE,
+  hostSettingNames,
+  hostVariable,
+  parseHostLabels,
+  renameSettings,
+  SINGLE_HOST_SETTINGS,
+  splitCombinedToken,
+} from "./hosts/labels.ts";
 import { loadPolicyConfig, type PolicyConfig } from "./policy/config.ts";
-import { ConfigError, parseBoolean, parsePositiveInt, type Env } from "./settings.ts";
+import { checkRuleHosts } from "./policy/hosts.ts";
+import { collectProblems, ConfigError, ConfigProblems, parseBoolean, parsePositiveInt, type Env } from "./settings.ts";
 
-export { ConfigError, parseBoolean, parsePositiveInt, type Env };
+export { ConfigError, ConfigProblems, parseBoolean, parsePositiveInt, type Env };
 
 export interface ConnectionConfig {
   /** https://host:port, no path. */
@@ -19,14 +29,26 @@ export interface ConnectionConfig {
   timeoutMs: number;
 }
 
-export interface Config {
+/** One Proxmox host: how to reach it, where its catalog comes from, whether it is read-only. */
+export interface HostConfig {
+  /** The PROXMOX_HOSTS label; undefined for the one host of single-host mode. */
+  label?: string | undefined;
   connection: ConnectionConfig;
+  /** PROXMOX_SCHEMA_URL (or the host's own): where this host's API catalog comes from (issue 3). */
+  catalog: CatalogConfig;
+  /** PROXMOX_READ_ONLY, or the host's own read-only setting. */
+  readOnly: boolean;
+  /** For a labelled host: each single-host setting name as this host spells it, for messages. */
+  settingNames: ReadonlyMap<string, string>;
+}
+
+export interface Config {
+  /** The one unlabelled host of PROXMOX_URL, or the hosts of PROXMOX_HOSTS in their order. */
+  hosts: HostConfig[];
   /** Local write policy: read-only mode, protected guests, rules, VLAN guard, audit trail. */
   policy: PolicyConfig;
-  /** PROXMOX_FILE_ROOTS; undefined: file transfer disabled. */
+  /** PROXMOX_FILE_ROOTS; undefined: file transfer disabled. Shared by every host. */
   files?: FileConfig | undefined;
-  /** PROXMOX_SCHEMA_URL: where the API catalog comes from (issue 3). */
-  catalog: CatalogConfig;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -129,12 +151,154 @@ export function loadConnectionConfig(env: Env): ConnectionConfig {
   };
 }
 
-/** Reads and validates every setting; throws ConfigError for the first bad one. */
+/** Reads and validates every setting; throws a ConfigError naming each bad one (ConfigProblems for several). */
 export function loadConfig(env: Env): Config {
+  let policy: PolicyConfig | undefined;
+  let hosts: HostConfig[] = [];
+  let files: FileConfig | undefined;
+  collectProblems([
+    () => {
+      policy = loadPolicyConfig(env);
+    },
+    () => {
+      hosts = loadHostConfigs(env, policy?.readOnly ?? false);
+    },
+    () => {
+      files = loadFileConfig(env);
+    },
+  ]);
+  const labels = hosts[0]?.label === undefined ? undefined : hosts.map((host) => host.label!);
+  checkRuleHosts(policy!, labels);
+  return { hosts, policy: policy!, files };
+}
+
+/** PROXMOX_HOSTS unset: the one host of PROXMOX_URL, as before several hosts existed. Else each listed label. */
+export function loadHostConfigs(env: Env, globalReadOnly: boolean): HostConfig[] {
+  const labels = parseHostLabels(env[HOSTS_VARIABLE]);
+  if (!labels) {
+    return [
+      {
+        connection: loadConnectionConfig(env),
+        catalog: loadCatalogConfig(env),
+        readOnly: globalReadOnly,
+        settingNames: new Map(),
+      },
+    ];
+  }
+  const allowInsecureHttp = parseBoolean("PROXMOX_ALLOW_INSECURE_HTTP", env.PROXMOX_ALLOW_INSECURE_HTTP, false);
+  const hosts: HostConfig[] = [];
+  collectProblems([
+    ...SINGLE_HOST_SETTINGS.map((setting) => () => refuseGlobal(env, setting)),
+    ...labels.map((label) => () => {
+      hosts.push(loadLabelledHost(env, label, allowInsecureHttp, globalReadOnly));
+    }),
+  ]);
+  return hosts;
+}
+
+function refuseGlobal(env: Env, setting: (typeof SINGLE_HOST_SETTINGS)[number]): void {
+  const name = `PROXMOX_${setting}`;
+  if ((env[name] ?? "").trim() === "") return;
+  throw new ConfigError(
+    name,
+    `is set together with ${HOSTS_VARIABLE}; with several hosts each one has its own (PROXMOX_<LABEL>_${setting}), so unset ${name} or ${HOSTS_VARIABLE}`,
+  );
+}
+
+/** Runs a single-host parser for a labelled host's variable: its errors name that variable. */
+function asHostSetting<T>(names: ReadonlyMap<string, string>, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(renameSettings(error.variable, names), renameSettings(error.expected, names));
+  }
+}
+
+/** The token of a labelled host: _TOKEN_ID and _TOKEN_SECRET, or the combined _TOKEN. */
+function loadHostToken(env: Env, label: string): { tokenId: string; tokenSecret: string } {
+  const names = hostSettingNames(label, false);
+  const combinedName = hostVariable(label, "TOKEN");
+  const combined = env[combinedName];
+  const separate = [hostVariable(label, "TOKEN_ID"), hostVariable(label, "TOKEN_SECRET")].filter(
+    (name) => (env[name] ?? "").trim() !== "",
+  );
+  if (combined === undefined || combined.trim() === "") {
+    if (separate.length === 0) {
+      throw new ConfigError(
+        names.get("PROXMOX_TOKEN_ID")!,
+        `is not set; expected user@realm!tokenid with ${names.get("PROXMOX_TOKEN_SECRET")}, or both at once as ${combinedName}=user@realm!tokenid=secret`,
+      );
+    }
+    return asHostSetting(names, () => ({
+      tokenId: parseTokenId(env[names.get("PROXMOX_TOKEN_ID")!]),
+      tokenSecret: parseTokenSecret(env[names.get("PROXMOX_TOKEN_SECRET")!]),
+    }));
+  }
+  if (separate.length > 0) {
+    throw new ConfigError(combinedName, `is set together with ${separate.join(" and ")}; give the token one way only`);
+  }
+  const parts = splitCombinedToken(combined);
+  if (!parts) {
+    throw new ConfigError(
+      combinedName,
+      "is malformed; expected user@realm!tokenid=secret, as copied from the Proxmox UI",
+    );
+  }
+  const asCombined = new Map([
+    ["PROXMOX_TOKEN_ID", combinedName],
+    ["PROXMOX_TOKEN_SECRET", combinedName],
+  ]);
+  return asHostSetting(asCombined, () => ({
+    tokenId: parseTokenId(parts.tokenId),
+    tokenSecret: parseTokenSecret(parts.tokenSecret),
+  }));
+}
+
+function loadLabelledHost(env: Env, label: string, allowInsecureHttp: boolean, globalReadOnly: boolean): HostConfig {
+  const names = hostSettingNames(label, false);
+  const value = (setting: Parameters<typeof hostVariable>[1]) => env[hostVariable(label, setting)];
+  let origin = "";
+  let token = { tokenId: "", tokenSecret: "" };
+  let ca: string | undefined;
+  let verifyTls = true;
+  let timeoutMs = 0;
+  let catalog: CatalogConfig = {};
+  let readOnlyOwn = false;
+  collectProblems([
+    () => {
+      origin = asHostSetting(names, () => parseProxmoxUrl(value("URL"), allowInsecureHttp));
+    },
+    () => {
+      token = loadHostToken(env, label);
+    },
+    () => {
+      ca = asHostSetting(names, () => readCaFile(value("CA_FILE")));
+    },
+    () => {
+      verifyTls = parseBoolean(hostVariable(label, "VERIFY_TLS"), value("VERIFY_TLS"), true);
+    },
+    () => {
+      timeoutMs = parsePositiveInt(
+        hostVariable(label, "TIMEOUT_MS"),
+        value("TIMEOUT_MS"),
+        120_000,
+        86_400_000,
+        "milliseconds",
+      );
+    },
+    () => {
+      catalog = { schema: asHostSetting(names, () => parseSchemaUrl(value("SCHEMA_URL"))) };
+    },
+    () => {
+      readOnlyOwn = parseBoolean(hostVariable(label, "READ_ONLY"), value("READ_ONLY"), false);
+    },
+  ]);
   return {
-    connection: loadConnectionConfig(env),
-    policy: loadPolicyConfig(env),
-    files: loadFileConfig(env),
-    catalog: loadCatalogConfig(env),
+    label,
+    connection: { origin, apiBase: `${origin}/api2/json`, ...token, verifyTls, ca, timeoutMs },
+    catalog,
+    readOnly: globalReadOnly || readOnlyOwn,
+    settingNames: hostSettingNames(label, readOnlyOwn && !globalReadOnly),
   };
 }

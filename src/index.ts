@@ -1,13 +1,10 @@
 #!/usr/bin/env bun
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CatalogLoader } from "./catalog/loader.ts";
-import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { ConfigError, ConfigProblems, loadConfig, type Config } from "./config.ts";
 import { FileAccess } from "./files/resolver.ts";
+import { buildHosts, configRedactor } from "./hosts/build.ts";
 import { assertRealUndici } from "./http/undici.ts";
 import { stderrLogger } from "./log.ts";
-import { createPolicyGate } from "./policy/gate.ts";
-import { ProxmoxClient } from "./proxmox/client.ts";
-import { createRedactor } from "./proxmox/redact.ts";
 import { createServer } from "./server.ts";
 
 function exitOnConfigError<T>(build: () => T): T {
@@ -15,7 +12,8 @@ function exitOnConfigError<T>(build: () => T): T {
     return build();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`proxmox-ve-mcp: configuration error: ${error.message}\n`);
+      for (const problem of ConfigProblems.of(error))
+        process.stderr.write(`proxmox-ve-mcp: configuration error: ${problem.message}\n`);
       process.exit(1);
     }
     throw error;
@@ -29,24 +27,21 @@ function fatal(error: unknown, redact: (text: string) => string = (text) => text
 
 async function main(): Promise<void> {
   const config = exitOnConfigError(() => loadConfig(process.env));
-  // The client's own redactor, built before the client because the gate it receives needs it.
-  const redact = createRedactor(config.connection.tokenId, config.connection.tokenSecret);
+  // Every host's token, removed from every log line and fatal error, before anything is built.
+  const redact = configRedactor(config);
   await start(config, redact).catch((error: unknown) => fatal(error, redact));
 }
 
 async function start(config: Config, redact: (text: string) => string): Promise<void> {
   await assertRealUndici();
   const log = stderrLogger(redact);
-  const readOnly = config.policy.readOnly;
-  const gate = exitOnConfigError(() => createPolicyGate({ policy: config.policy, log, redact }));
-  const client = new ProxmoxClient({ connection: config.connection, readOnly, gate });
+  const hosts = exitOnConfigError(() => buildHosts(config, log));
   const files = config.files ? new FileAccess(config.files) : undefined;
-  const catalog = new CatalogLoader({ config: config.catalog, connection: config.connection, log });
   const confirmation = {
     rules: config.policy.confirm.map((rule) => rule.text),
     timeoutMs: config.policy.confirmTimeoutS * 1000,
   };
-  const server = createServer({ client, readOnly, log, files, catalog, confirmation });
+  const server = createServer({ hosts, log, files, confirmation });
   const transport = new StdioServerTransport();
 
   let closing = false;
@@ -55,8 +50,7 @@ async function start(config: Config, redact: (text: string) => string): Promise<
     closing = true;
     await server.close().catch(() => undefined);
     files?.removeUnfinished();
-    await client.close();
-    await catalog.close();
+    await hosts.close();
     process.exit(0);
   };
   process.stdin.on("end", shutdown);
@@ -65,7 +59,8 @@ async function start(config: Config, redact: (text: string) => string): Promise<
   process.on("SIGTERM", shutdown);
 
   await server.connect(transport);
-  log.info(`connected over stdio; Proxmox at ${config.connection.origin}`);
+  log.info(`connected over stdio; Proxmox at ${hosts.describe()}`);
+  if (hosts.multi) void hosts.learnVersions(log);
 }
 
 main().catch((error: unknown) => fatal(error));

@@ -1,6 +1,6 @@
-const BASE_INSTRUCTIONS = `This server reaches the whole Proxmox VE HTTP API of one cluster with an API token.
+import type { HostSummary } from "./hosts/registry.ts";
 
-How to work:
+const HOW_TO_WORK = `How to work:
 - Find the endpoint first: proxmox_search_endpoints with plain words, then proxmox_describe_endpoint for its parameters and required privilege. Never guess a path.
 - Paths are relative to /api2/json and start with "/": /nodes/pve1/qemu/100/status/current. Node names are case-sensitive; GET /nodes lists them.
 - proxmox_get reads; proxmox_request sends GET, POST, PUT or DELETE and may change the cluster.
@@ -11,10 +11,38 @@ How to work:
 - A refusal with a code such as refused_read_only, refused_protected_guest, refused_rule or refused_vlan is the operator's local policy: the write was not sent. Tell the user; do not try to get around it.
 - Local files (proxmox_upload, proxmox_download) must be inside the operator's PROXMOX_FILE_ROOTS.`;
 
-/** The instructions, with the writes that wait for a person's confirmation when there are any. */
-export function serverInstructions(options: { confirmRules?: readonly string[] | undefined } = {}): string {
+const SINGLE_HOST = "This server reaches the whole Proxmox VE HTTP API of one cluster with an API token.";
+
+/** The line that says which writes wait for a person's yes (PROXMOX_CONFIRM). */
+function confirmationLine(rules: readonly string[]): string {
+  return `\n- Writes matching these rules (METHOD /path, * = one segment, ** = any) wait until the user confirms them in the client: ${rules.join("; ")}. refused_by_user means the user said no: do not send it again unless asked. dry_run=true shows whether a write needs confirmation.`;
+}
+
+export interface InstructionOptions {
+  /** The hosts, in multi-host mode (PROXMOX_HOSTS). */
+  hosts?: readonly HostSummary[] | undefined;
+  /** PROXMOX_CONFIRM's rules, as the operator wrote them. */
+  confirmRules?: readonly string[] | undefined;
+}
+
+/** The text the model gets at initialize. */
+export function serverInstructions(options: InstructionOptions = {}): string {
+  const intro = options.hosts ? multiHostIntro(options.hosts) : SINGLE_HOST;
   const rules = options.confirmRules ?? [];
-  if (rules.length === 0) return BASE_INSTRUCTIONS;
-  return `${BASE_INSTRUCTIONS}
-- Writes matching these rules (METHOD /path, * = one segment, ** = any) wait until the user confirms them in the client: ${rules.join("; ")}. refused_by_user means the user said no: do not send it again unless asked. dry_run=true shows whether a write needs confirmation.`;
+  return `${intro}\n\n${HOW_TO_WORK}${rules.length ? confirmationLine(rules) : ""}`;
+}
+
+export const SERVER_INSTRUCTIONS = serverInstructions();
+
+/** Which hosts there are, and that every tool takes `host`. */
+function multiHostIntro(hosts: readonly HostSummary[]): string {
+  const list = hosts
+    .map((host) => {
+      const notes = [...(host.version ? [`Proxmox VE ${host.version}`] : []), ...(host.readOnly ? ["read-only"] : [])];
+      return `${host.label}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+    })
+    .join(", ");
+  return `This server reaches the whole Proxmox VE HTTP API of several separate hosts or clusters, each with its own API token: ${list}.
+
+Every tool takes host, the label of the one to act on, and each result names it. Hosts share nothing: nodes, guests, paths, UPIDs, API version and local policy belong to one host; never carry them to another. Search and describe each host's own API.`;
 }

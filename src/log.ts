@@ -17,3 +17,12 @@ export function stderrLogger(redact: (text: string) => string = (t) => t): Logge
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/** The same logger with every message rewritten first, e.g. prefixed with the host it is about. */
+export function mapLogger(log: Logger, rewrite: (message: string) => string): Logger {
+  return {
+    info: (m) => log.info(rewrite(m)),
+    warn: (m) => log.warn(rewrite(m)),
+    error: (m) => log.error(rewrite(m)),
+  };
+}

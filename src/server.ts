@@ -16,13 +16,20 @@ export type { ServerDeps };
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: serverInstructions({ confirmRules: deps.confirmation?.rules }), capabilities: { tools: {} } },
+    {
+      instructions: serverInstructions({
+        hosts: deps.hosts.multi ? deps.hosts.summaries() : undefined,
+        confirmRules: deps.confirmation?.rules,
+      }),
+      capabilities: { tools: {} },
+    },
   );
   registerGetTool(server, deps);
   // Every tool that can send anything but GET to Proxmox is registered inside this block and
   // nowhere else: in read-only mode a model cannot call what it cannot see (and the client
   // refuses non-GET as a second wall). Reading tools (get, download, catalog) stay outside.
-  if (!deps.readOnly) {
+  // With several hosts they are registered when any host accepts writes, offering only those.
+  if (deps.hosts.anyWritable) {
     registerRequestTool(server, deps);
     registerUploadTool(server, deps);
   }

@@ -135,6 +135,17 @@ export class Catalog implements PathLookup {
     return new Catalog(tree.data, source);
   }
 
+  /**
+   * The same parsed catalog under another source (hosts serving identical schema bytes share
+   * one parse): a view whose every other member is this catalog's.
+   */
+  withSource(source: CatalogSource): Catalog {
+    if (source.kind === this.source.kind && source.location === this.source.location) return this;
+    const view = Object.create(this) as Catalog;
+    Object.defineProperty(view, "source", { value: source, enumerable: true });
+    return view;
+  }
+
   get size(): number {
     return this.endpoints.length;
   }

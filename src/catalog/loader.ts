@@ -4,6 +4,7 @@ import type { Logger } from "../log.ts";
 import { Catalog, type CatalogSource } from "./catalog.ts";
 import { createListRedactor } from "../proxmox/redact.ts";
 import type { CatalogConfig } from "./config.ts";
+import type { CatalogCache } from "./shared.ts";
 import { SchemaParseError } from "./parse.ts";
 import {
   fetchCapped,
@@ -59,6 +60,8 @@ export interface CatalogLoaderOptions {
   publicDispatcher?: Dispatcher;
   timeoutMs?: number;
   maxBytes?: number;
+  /** Shared by the loaders of several hosts: identical schema bytes are parsed once. */
+  cache?: CatalogCache;
 }
 
 interface Plan {
@@ -261,7 +264,7 @@ export class CatalogLoader implements CatalogProvider {
 
   private parse(text: string, source: CatalogSource): Catalog {
     try {
-      return Catalog.fromText(text, source);
+      return this.options.cache ? this.options.cache.parse(text, source) : Catalog.fromText(text, source);
     } catch (error) {
       if (error instanceof SchemaParseError)
         throw new SourceFailure("invalid", `is not a usable API schema: ${error.message}`);

@@ -56,6 +56,8 @@ export type AuditResult = "ok" | "failed" | "refused";
 
 export interface AuditEntry {
   time: string;
+  /** The PROXMOX_HOSTS label of the host written to (several hosts only). */
+  host?: string;
   tool: string;
   method: string;
   path: string;
@@ -71,11 +73,18 @@ function resultOf(outcome: WriteOutcome): AuditResult {
 }
 
 /** One audit line (no trailing newline): redacted parameters, and the token removed from all of it. */
-export function auditLine(intent: WriteIntent, outcome: WriteOutcome, time: Date, redact: Redactor): string {
+export function auditLine(
+  intent: WriteIntent,
+  outcome: WriteOutcome,
+  time: Date,
+  redact: Redactor,
+  host?: string,
+): string {
   const scrub = (text: string) =>
     secretValues(intent.params, intent.path).reduce((out, secret) => out.split(secret).join(REDACTED), text);
   const entry: AuditEntry = {
     time: time.toISOString(),
+    ...(host !== undefined ? { host } : {}),
     tool: intent.tool,
     method: intent.method,
     path: intent.path,

@@ -26,6 +26,10 @@ export interface PolicyGateOptions {
   redact: Redactor;
   readFile?: (path: string) => string;
   now?: () => Date;
+  /** Already loaded (several hosts: the guests of this host only); default: read policy.protectedVmsFile. */
+  protection?: Protection;
+  /** The PROXMOX_HOSTS label this gate guards; recorded in every audit line. */
+  host?: string | undefined;
 }
 
 const MAX_BATCH_DEPTH = 3;
@@ -118,13 +122,15 @@ export class PolicyGate implements WriteGate {
   private readonly log: Logger;
   private readonly redact: Redactor;
   private readonly now: () => Date;
+  private readonly host: string | undefined;
 
   constructor(options: PolicyGateOptions) {
     this.policy = options.policy;
     this.log = options.log;
     this.redact = options.redact;
     this.now = options.now ?? (() => new Date());
-    this.protection = loadProtection(options.policy.protectedVmsFile, options.readFile);
+    this.host = options.host;
+    this.protection = options.protection ?? loadProtection(options.policy.protectedVmsFile, options.readFile);
     this.audit = options.policy.auditLog === undefined ? undefined : new AuditFile(options.policy.auditLog);
   }
 
@@ -259,7 +265,7 @@ export class PolicyGate implements WriteGate {
   record(intent: WriteIntent, outcome: WriteOutcome): void {
     if (!this.audit) return;
     try {
-      this.audit.append(auditLine(intent, outcome, this.now(), this.redact));
+      this.audit.append(auditLine(intent, outcome, this.now(), this.redact, this.host));
     } catch (error) {
       this.log.error(
         `audit log ${this.audit.path}: cannot append (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${intent.method} ${intent.path} is not recorded`,

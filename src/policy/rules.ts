@@ -1,12 +1,15 @@
+import { isHostLabel } from "../hosts/labels.ts";
 import { ConfigError } from "../settings.ts";
 import { pathSegments } from "../proxmox/path.ts";
 
 export type RuleMethod = "POST" | "PUT" | "DELETE" | "*";
 
-/** One `METHOD /path/pattern` entry of PROXMOX_DENY or PROXMOX_ALLOW. */
+/** One `[host:] METHOD /path/pattern` entry of PROXMOX_DENY or PROXMOX_ALLOW. */
 export interface WriteRule {
   /** The rule as the operator wrote it, for messages. */
   text: string;
+  /** The PROXMOX_HOSTS label the rule is limited to; undefined: every host. */
+  host?: string;
   method: RuleMethod;
   /** Decoded literal segments, "*" (exactly one segment) or "**" (any number, none included). */
   segments: string[];
@@ -23,10 +26,17 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 function parseRule(variable: string, text: string): WriteRule {
-  const match = /^(\S+)\s+(\S+)$/.exec(text);
+  const match = /^(?:([^\s:/]+)\s*:\s*)?([^\s:]+)\s+(\S+)$/.exec(text);
   if (!match) throw new ConfigError(variable, `rule '${text}' is not 'METHOD /path/pattern'; ${EXAMPLE}`);
-  const method = match[1]!.toUpperCase();
-  const pattern = match[2]!;
+  const host = match[1];
+  if (host !== undefined && !isHostLabel(host)) {
+    throw new ConfigError(
+      variable,
+      `rule '${text}' starts with '${host}:', which is not a host label of PROXMOX_HOSTS`,
+    );
+  }
+  const method = match[2]!.toUpperCase();
+  const pattern = match[3]!;
   if (method === "GET") {
     throw new ConfigError(
       variable,
@@ -34,7 +44,7 @@ function parseRule(variable: string, text: string): WriteRule {
     );
   }
   if (method !== "POST" && method !== "PUT" && method !== "DELETE" && method !== "*") {
-    throw new ConfigError(variable, `rule '${text}' has method '${match[1]}'; expected POST, PUT, DELETE or *`);
+    throw new ConfigError(variable, `rule '${text}' has method '${match[2]}'; expected POST, PUT, DELETE or *`);
   }
   if (!pattern.startsWith("/"))
     throw new ConfigError(variable, `rule '${text}': the path pattern must start with '/'; ${EXAMPLE}`);
@@ -62,7 +72,7 @@ function parseRule(variable: string, text: string): WriteRule {
     }
     segments.push(decoded);
   }
-  return { text, method, segments };
+  return { text, method, segments, ...(host !== undefined ? { host } : {}) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { confirmationRefusal, type Confirm } from "./confirm.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.ts";
 import { checkFormSize, encodeParams, type Params } from "./params.ts";
 import { validateApiPath } from "./path.ts";
-import { createRedactor, createSecretRedactor, type Redactor } from "./redact.ts";
+import { createSecretRedactor, createTokensRedactor, type Redactor, type TokenCredentials } from "./redact.ts";
 import { parseUpid } from "../tasks/upid.ts";
 import { classifyTransportError } from "./transport-errors.ts";
 
@@ -128,6 +128,8 @@ export interface ClientOptions {
   gate?: WriteGate;
   /** Defaults to an Agent built from the connection's TLS settings. */
   dispatcher?: Dispatcher;
+  /** The other hosts' tokens (several hosts): removed from every output too, though never sent here. */
+  alsoRedact?: readonly TokenCredentials[];
 }
 
 const TEXTUAL = /^(text\/|application\/(json|javascript|xml|x-yaml|yaml)|[^;]*\+(json|xml))/i;
@@ -174,8 +176,9 @@ export class ProxmoxClient {
     this.readOnly = options.readOnly ?? false;
     this.gate = options.gate;
     this.authorization = `PVEAPIToken=${connection.tokenId}=${connection.tokenSecret}`;
-    this.redact = createRedactor(connection.tokenId, connection.tokenSecret);
-    this.redactSecret = createSecretRedactor(connection.tokenSecret);
+    const tokens = [connection, ...(options.alsoRedact ?? [])];
+    this.redact = createTokensRedactor(tokens);
+    this.redactSecret = createSecretRedactor(...tokens.map((token) => token.tokenSecret));
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher =
       options.dispatcher ??

@@ -16,7 +16,8 @@ export type RefusalCode =
   | "file_transfer_disabled"
   | "refused_file_path"
   | "local_write_failed"
-  | "local_read_failed";
+  | "local_read_failed"
+  | "unknown_host";
 
 /** The request was stopped by a local rule; nothing was sent. */
 export class LocalRefusal extends Error {

@@ -28,17 +28,29 @@ function redactorFor(forms: readonly [value: string, label: string][]): Redactor
  * percent-encoded in either case) with a placeholder; the longest form wins.
  */
 export function createRedactor(tokenId: string, tokenSecret: string): Redactor {
-  return redactorFor([
-    [`PVEAPIToken=${tokenId}=${tokenSecret}`, "PVEAPIToken=[redacted]"],
-    [`${tokenId}=${tokenSecret}`, "[redacted token]"],
-    [tokenSecret, "[redacted secret]"],
-    [tokenId, "[redacted token id]"],
-  ]);
+  return createTokensRedactor([{ tokenId, tokenSecret }]);
+}
+
+export interface TokenCredentials {
+  tokenId: string;
+  tokenSecret: string;
+}
+
+/** createRedactor for several tokens at once (one per host): every form of each is removed. */
+export function createTokensRedactor(tokens: readonly TokenCredentials[]): Redactor {
+  return redactorFor(
+    tokens.flatMap(({ tokenId, tokenSecret }): [string, string][] => [
+      [`PVEAPIToken=${tokenId}=${tokenSecret}`, "PVEAPIToken=[redacted]"],
+      [`${tokenId}=${tokenSecret}`, "[redacted token]"],
+      [tokenSecret, "[redacted secret]"],
+      [tokenId, "[redacted token id]"],
+    ]),
+  );
 }
 
 /** Redacts only the secret: for successful API data, where the token id legitimately appears (UPIDs, ACLs). */
-export function createSecretRedactor(tokenSecret: string): Redactor {
-  return redactorFor([[tokenSecret, "[redacted secret]"]]);
+export function createSecretRedactor(...tokenSecrets: string[]): Redactor {
+  return redactorFor(tokenSecrets.map((secret) => [secret, "[redacted secret]"]));
 }
 
 /** Replaces each of `values` (raw or percent-encoded) with `label`; for secrets found in a URL. */

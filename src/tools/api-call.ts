@@ -3,6 +3,7 @@ import { resultPayload, type ApiCall, type ProxmoxClient } from "../proxmox/clie
 import { adviseFailure, type AdviceSources, type FailedCall } from "../advice/advise.ts";
 import { prepareForCatalog } from "../advice/parameters.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
+import type { Host } from "../hosts/registry.ts";
 import type { ServerDeps } from "./deps.ts";
 import { ProxmoxTransportError } from "../proxmox/errors.ts";
 import { parseUpid, taskPath } from "../tasks/upid.ts";
@@ -18,7 +19,8 @@ export interface WaitRequest {
 }
 
 /**
- * With wait=true and a UPID in `data`, adds `task` with the finished task's outcome. The write
+ * With wait=true and a UPID in `data`, adds `task` with the finished task's outcome, polled on
+ * the same host (`client`) at the node the UPID names. The write
  * itself already succeeded, so a failure to read the task status is reported inside `task`.
  */
 export async function addTaskOutcome(
@@ -82,11 +84,11 @@ export async function addTaskOutcome(
  * ends. The load itself is not tied to that budget: it has its own timeout and, once done,
  * serves the next call.
  */
-export function adviceSources(deps: ServerDeps): AdviceSources {
+export function adviceSources(host: Host): AdviceSources {
   return {
-    client: deps.client,
+    client: host.client,
     catalog: async (signal) => {
-      const provider = deps.catalog;
+      const provider = host.catalog;
       if (!provider) return undefined;
       const loaded = provider.peek();
       if (loaded || signal?.aborted) return loaded;
@@ -98,16 +100,16 @@ export function adviceSources(deps: ServerDeps): AdviceSources {
   };
 }
 
-/** A failed call as a tool result, with the catalog's and the cluster's advice on what to do next. */
+/** A failed call as a tool result, with the advice of the host's own catalog and cluster on what to do next. */
 export async function failureWithAdvice(
-  deps: ServerDeps,
+  host: Host,
   error: unknown,
   call: FailedCall,
   extraHints: readonly string[] = [],
 ): Promise<CallToolResult> {
-  return failureResult(error, deps.client.redact, [
+  return failureResult(error, host.client.redact, [
     ...extraHints,
-    ...(await adviseFailure(error, call, adviceSources(deps))),
+    ...(await adviseFailure(error, call, adviceSources(host))),
   ]);
 }
 
@@ -117,13 +119,14 @@ export async function failureWithAdvice(
  */
 export async function runApiCall(
   deps: ServerDeps,
+  host: Host,
   call: Omit<ApiCall, "params"> & { parameters: unknown },
   wait: WaitRequest = {},
 ): Promise<CallToolResult> {
-  const { client } = deps;
+  const { client } = host;
   try {
     const prepared = prepareForCatalog(
-      deps.catalog?.peek(),
+      host.catalog?.peek(),
       call.method,
       call.path,
       normalizeParameters(call.parameters),
@@ -133,6 +136,6 @@ export async function runApiCall(
     if (prepared.warnings.length) payload.warnings = prepared.warnings;
     return okResult(await addTaskOutcome(deps, client, payload, wait, call.tool, call.signal));
   } catch (error) {
-    return failureWithAdvice(deps, error, call);
+    return failureWithAdvice(host, error, call);
   }
 }

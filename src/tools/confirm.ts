@@ -14,6 +14,7 @@ import { guestsTouched } from "../policy/guests.ts";
 import type { ConfirmationAnswer, ConfirmationRequest, Confirm } from "../proxmox/confirm.ts";
 import type { ProxmoxClient } from "../proxmox/client.ts";
 import { scalarText, type ParamValue } from "../proxmox/params.ts";
+import type { Host } from "../hosts/registry.ts";
 import type { ServerDeps } from "./deps.ts";
 
 /** How long the guest details for the summary may take before it is shown without them. */
@@ -31,13 +32,17 @@ export interface GuestResource {
 export type ConfirmContext = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, "sendRequest">;
 
 /** The plain-language text a person is asked to confirm. Pure. */
-export function confirmationMessage(request: ConfirmationRequest, guests: readonly GuestResource[]): string {
+export function confirmationMessage(
+  request: ConfirmationRequest,
+  guests: readonly GuestResource[],
+  hostLabel?: string,
+): string {
   const params = Object.entries(redactParams(request.params as Record<string, ParamValue>, request.path)).map(
     ([name, value]) => `${name}=${(Array.isArray(value) ? value : [value]).map(scalarText).join(",")}`,
   );
   const lines = [
     `An AI assistant asks to change Proxmox VE. The operator's rule '${request.rule}' (PROXMOX_CONFIRM) requires your confirmation.`,
-    `${request.method} ${request.path}`,
+    `${request.method} ${request.path}${hostLabel ? ` on host ${hostLabel}` : ""}`,
   ];
   if (request.upload) lines.push(`Upload: ${request.upload.fileName} (${request.upload.bytes} bytes)`);
   lines.push(params.length ? `Parameters: ${params.join(" ")}` : "Parameters: none");
@@ -86,10 +91,11 @@ export const CONFIRM_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
  * The Confirm for one tool call: asks through elicitation/create, tied to the call, within
  * PROXMOX_CONFIRM_TIMEOUT_S. A client without the elicitation capability cannot be asked.
  */
-export function confirmFor(server: McpServer, deps: ServerDeps, extra: ConfirmContext): Confirm {
+export function confirmFor(server: McpServer, deps: ServerDeps, host: Host, extra: ConfirmContext): Confirm {
   return async (request, signal): Promise<ConfirmationAnswer> => {
     if (!server.server.getClientCapabilities()?.elicitation) return "unavailable";
-    const message = deps.client.redact(confirmationMessage(request, await guestDetails(deps.client, request, signal)));
+    const guests = await guestDetails(host.client, request, signal);
+    const message = host.client.redact(confirmationMessage(request, guests, host.label));
     try {
       const result = await extra.sendRequest(
         { method: "elicitation/create", params: { message, requestedSchema: CONFIRM_SCHEMA } },

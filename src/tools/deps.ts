@@ -1,19 +1,19 @@
-import type { CatalogProvider } from "../catalog/loader.ts";
 import type { FileAccess } from "../files/resolver.ts";
+import type { HostRegistry } from "../hosts/registry.ts";
 import type { Logger } from "../log.ts";
-import type { ProxmoxClient } from "../proxmox/client.ts";
 import type { PollingOptions } from "../tasks/wait.ts";
 
 /** Everything a server needs, built from configuration by the caller. */
 export interface ServerDeps {
-  client: ProxmoxClient;
-  /** Read-only mode: tools that could write are not registered at all. */
-  readOnly: boolean;
+  /**
+   * The Proxmox hosts: one unlabelled host, or several labelled ones (PROXMOX_HOSTS). Each has
+   * its client (with its policy gate), its API catalog and its read-only flag; tools that could
+   * write are registered only when some host accepts writes.
+   */
+  hosts: HostRegistry;
   log: Logger;
-  /** File transfer confined to PROXMOX_FILE_ROOTS; undefined when that is unset (the tools then say how to enable it). */
+  /** File transfer confined to PROXMOX_FILE_ROOTS, shared by every host; undefined when unset (the tools then say how to enable it). */
   files?: FileAccess | undefined;
-  /** The API catalog (issue 3), loaded on first use; without it the catalog tools say so. */
-  catalog?: CatalogProvider | undefined;
   /** PROXMOX_CONFIRM: the rules (for the instructions) and how long a person has to answer. */
   confirmation?: { rules: string[]; timeoutMs: number } | undefined;
   /** How often a waited-for task is polled; tests shorten it. */

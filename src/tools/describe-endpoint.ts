@@ -3,6 +3,7 @@ import { z } from "zod";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
 import { catalogFailure, catalogFor, sourceLabel } from "./catalog-common.ts";
+import { hostArg, withHost } from "./host.ts";
 import { errorResult, okResult } from "./result.ts";
 
 export function registerDescribeEndpointTool(server: McpServer, deps: ServerDeps): void {
@@ -13,15 +14,16 @@ export function registerDescribeEndpointTool(server: McpServer, deps: ServerDeps
       description:
         "Show what a Proxmox VE API path accepts and returns: for each method (or the one asked) its description, parameters (type, required or optional, default, allowed values, format), return value, required privileges, whether API tokens may call it, and the child paths. Takes a template (/nodes/{node}/qemu/{vmid}/snapshot) or a concrete path (/nodes/pve1/qemu/100/snapshot). Unknown paths get the closest existing ones.",
       inputSchema: {
+        ...hostArg(deps.hosts),
         path: z.string().trim().min(1).max(2000).describe("Path template or concrete path, relative to /api2/json"),
         method: z.enum(HTTP_METHODS).optional().describe("Only this method (default: all methods of the path)"),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async ({ path, method }, extra) => {
-      const redact = deps.client.redact;
+    withHost(deps, async (host, { path, method }, extra) => {
+      const redact = host.client.redact;
       try {
-        const catalog = await catalogFor(deps.catalog, extra.signal);
+        const catalog = await catalogFor(host.catalog, extra.signal);
         const outcome = catalog.describe(path, method);
         const source = sourceLabel(catalog.source);
         if (outcome.found) return okResult({ source, ...outcome.description });
@@ -42,6 +44,6 @@ export function registerDescribeEndpointTool(server: McpServer, deps: ServerDeps
       } catch (error) {
         return catalogFailure(error, redact);
       }
-    },
+    }),
   );
 }

@@ -4,6 +4,7 @@ import { fileTransferDisabled } from "../files/config.ts";
 import { downloadToFile } from "../files/download.ts";
 import type { ServerDeps } from "./deps.ts";
 import { failureWithAdvice } from "./api-call.ts";
+import { hostArg, withHost } from "./host.ts";
 import { failureResult, okResult } from "./result.ts";
 import { parametersArg, pathArg } from "./schemas.ts";
 
@@ -15,6 +16,7 @@ export function registerDownloadTool(server: McpServer, deps: ServerDeps): void 
       description:
         'GET any Proxmox VE API path and write the answer, whatever its size or type, to a new local file inside the directories the operator allowed with PROXMOX_FILE_ROOTS: a task log (parameters {"download": 1}), a file-restore download, an RRD graph, the node journal, or a JSON answer too large to return. Never overwrites: the destination must not exist and its directory must. Returns the path, bytes written, content type and sha256.',
       inputSchema: {
+        ...hostArg(deps.hosts),
         path: pathArg,
         parameters: parametersArg,
         destination: z
@@ -23,14 +25,15 @@ export function registerDownloadTool(server: McpServer, deps: ServerDeps): void 
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async ({ path, parameters, destination }, extra) => {
-      const { client, files } = deps;
+    withHost(deps, async (host, { path, parameters, destination }, extra) => {
+      const { files } = deps;
+      const { client } = host;
       if (!files) return failureResult(fileTransferDisabled(), client.redact);
       try {
         return okResult(await downloadToFile(client, files, { path, parameters, destination, signal: extra.signal }));
       } catch (error) {
-        return failureWithAdvice(deps, error, { method: "GET", path, signal: extra.signal });
+        return failureWithAdvice(host, error, { method: "GET", path, signal: extra.signal });
       }
-    },
+    }),
   );
 }

@@ -6,13 +6,15 @@ import { describePermissions } from "../catalog/describe.ts";
 import type { ApiCall, CallPreview } from "../proxmox/client.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
 import { normalizeParameters, type Params } from "../proxmox/params.ts";
-import type { ServerDeps } from "./deps.ts";
+import type { Host } from "../hosts/registry.ts";
 import { failureResult, okResult } from "./result.ts";
 
 export const DRY_RUN_NOTE = "Dry run: nothing was sent to Proxmox.";
 
 /** The policy's verdict on a previewed call, as the model reads it. */
-export function policyVerdict(preview: Pick<CallPreview, "refusal" | "deferred" | "confirmation">): Record<string, unknown> {
+export function policyVerdict(
+  preview: Pick<CallPreview, "refusal" | "deferred" | "confirmation">,
+): Record<string, unknown> {
   if (preview.refusal) {
     return { verdict: "refused", code: preview.refusal.code, reason: preview.refusal.message };
   }
@@ -53,18 +55,15 @@ export function schemaFindings(
  * proxmox_request with dry_run: every local check, and exactly what would be sent, without
  * sending anything (no catalog load either: the catalog is used only when already loaded).
  */
-export function dryRunRequest(
-  deps: ServerDeps,
-  call: Omit<ApiCall, "params"> & { parameters: unknown },
-): CallToolResult {
-  const catalog = deps.catalog?.peek();
+export function dryRunRequest(host: Host, call: Omit<ApiCall, "params"> & { parameters: unknown }): CallToolResult {
+  const catalog = host.catalog?.peek();
   let params: Params;
   let preview: CallPreview;
   try {
     params = prepareForCatalog(catalog, call.method, call.path, normalizeParameters(call.parameters)).params;
-    preview = deps.client.preview({ ...call, params });
+    preview = host.client.preview({ ...call, params });
   } catch (error) {
-    if (!(error instanceof LocalRefusal)) return failureResult(error, deps.client.redact);
+    if (!(error instanceof LocalRefusal)) return failureResult(error, host.client.redact);
     return okResult({
       dry_run: true,
       would_send: false,
@@ -77,7 +76,7 @@ export function dryRunRequest(
     would_send: preview.refusal === undefined,
     request: {
       method: preview.method,
-      url: deps.client.redact(preview.url),
+      url: host.client.redact(preview.url),
       ...(preview.body !== undefined ? { form: preview.body } : {}),
     },
     policy: policyVerdict(preview),

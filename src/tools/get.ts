@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerDeps } from "./deps.ts";
 import { runApiCall } from "./api-call.ts";
+import { hostArg, withHost } from "./host.ts";
 import { parametersArg, pathArg } from "./schemas.ts";
 
 export function registerGetTool(server: McpServer, deps: ServerDeps): void {
@@ -10,10 +11,11 @@ export function registerGetTool(server: McpServer, deps: ServerDeps): void {
       title: "Read from the Proxmox API",
       description:
         "GET any Proxmox VE API path (relative to /api2/json) and return the JSON envelope {data, total?, changes?}. Parameters go in the query string. Use proxmox_search_endpoints to find paths.",
-      inputSchema: { path: pathArg, parameters: parametersArg },
+      inputSchema: { ...hostArg(deps.hosts), path: pathArg, parameters: parametersArg },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async ({ path, parameters }, extra) =>
-      runApiCall(deps, { tool: "proxmox_get", method: "GET", path, parameters, signal: extra.signal }),
+    withHost(deps, async (host, { path, parameters }, extra) =>
+      runApiCall(deps, host, { tool: "proxmox_get", method: "GET", path, parameters, signal: extra.signal }),
+    ),
   );
 }

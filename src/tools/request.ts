@@ -5,6 +5,7 @@ import type { ServerDeps } from "./deps.ts";
 import { runApiCall } from "./api-call.ts";
 import { confirmFor } from "./confirm.ts";
 import { dryRunRequest } from "./dry-run.ts";
+import { hostArg, withHost } from "./host.ts";
 import { progressFor } from "./progress.ts";
 import { dryRunArg, parametersArg, pathArg, waitArgs } from "./schemas.ts";
 
@@ -16,6 +17,7 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
       description:
         "Send GET, POST, PUT or DELETE to any Proxmox VE API path (relative to /api2/json). POST/PUT parameters are form-encoded; GET/DELETE parameters go in the query string. Writes usually return a task id (UPID): that means submitted, not finished; pass wait=true to get the finished outcome. Use proxmox_describe_endpoint first for the exact parameters.",
       inputSchema: {
+        ...hostArg(deps.hosts, true),
         method: z.enum(HTTP_METHODS).describe("HTTP method"),
         path: pathArg,
         parameters: parametersArg,
@@ -30,11 +32,12 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ method, path, parameters, response_format, wait, wait_timeout_s, dry_run }, extra) =>
+    withHost(deps, async (host, { method, path, parameters, response_format, wait, wait_timeout_s, dry_run }, extra) =>
       dry_run
-        ? dryRunRequest(deps, { tool: "proxmox_request", method, path, parameters })
+        ? dryRunRequest(host, { tool: "proxmox_request", method, path, parameters })
         : runApiCall(
             deps,
+            host,
             {
               tool: "proxmox_request",
               method,
@@ -42,9 +45,10 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
               parameters,
               responseFormat: response_format ?? "json",
               signal: extra.signal,
-              confirm: confirmFor(server, deps, extra),
+              confirm: confirmFor(server, deps, host, extra),
             },
             { wait, wait_timeout_s, progress: progressFor(extra) },
           ),
+    ),
   );
 }

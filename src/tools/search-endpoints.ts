@@ -3,6 +3,7 @@ import { z } from "zod";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
 import { catalogFailure, catalogFor, sourceLabel } from "./catalog-common.ts";
+import { hostArg, withHost } from "./host.ts";
 import { okResult } from "./result.ts";
 
 export const MAX_SEARCH_LIMIT = 100;
@@ -18,6 +19,7 @@ export function registerSearchEndpointsTool(server: McpServer, deps: ServerDeps)
       description:
         'Search the Proxmox VE API (the cluster\'s own version) in plain words, e.g. "take a snapshot of a VM", "free space on a storage", "who has access to what". Returns ranked METHOD + path templates with a one-line description; refuses_api_tokens marks endpoints no API token can call. Then use proxmox_describe_endpoint for parameters and permissions.',
       inputSchema: {
+        ...hostArg(deps.hosts),
         query: z.string().trim().min(1).max(500).describe("What you want to do or read, in plain words"),
         method: z.enum(HTTP_METHODS).optional().describe("Only endpoints with this HTTP method"),
         limit: z
@@ -31,10 +33,10 @@ export function registerSearchEndpointsTool(server: McpServer, deps: ServerDeps)
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async ({ query, method, limit, offset }, extra) => {
-      const redact = deps.client.redact;
+    withHost(deps, async (host, { query, method, limit, offset }, extra) => {
+      const redact = host.client.redact;
       try {
-        const catalog = await catalogFor(deps.catalog, extra.signal);
+        const catalog = await catalogFor(host.catalog, extra.signal);
         const start = offset ?? 0;
         const page = catalog.search(query, { method, limit: limit ?? 10, offset: start });
         const results = page.hits.map((hit) => ({
@@ -55,6 +57,6 @@ export function registerSearchEndpointsTool(server: McpServer, deps: ServerDeps)
       } catch (error) {
         return catalogFailure(error, redact);
       }
-    },
+    }),
   );
 }

@@ -4,6 +4,7 @@ import { fileTransferDisabled } from "../files/config.ts";
 import { uploadFile, uploadHints } from "../files/upload.ts";
 import type { ServerDeps } from "./deps.ts";
 import { addTaskOutcome, failureWithAdvice } from "./api-call.ts";
+import { hostArg, withHost } from "./host.ts";
 import { failureResult, okResult } from "./result.ts";
 import { confirmFor } from "./confirm.ts";
 import { progressFor } from "./progress.ts";
@@ -17,6 +18,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
       description:
         "Send a local file (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished; pass wait=true to get the copy's outcome.",
       inputSchema: {
+        ...hostArg(deps.hosts, true),
         path: z.string().describe("Upload endpoint relative to /api2/json, e.g. /nodes/pve1/storage/local/upload"),
         file_path: z.string().describe("Absolute path of a regular file inside PROXMOX_FILE_ROOTS"),
         parameters: parametersArg,
@@ -24,8 +26,9 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ path, file_path, parameters, wait, wait_timeout_s }, extra) => {
-      const { client, files } = deps;
+    withHost(deps, async (host, { path, file_path, parameters, wait, wait_timeout_s }, extra) => {
+      const { files } = deps;
+      const { client } = host;
       if (!files) return failureResult(fileTransferDisabled(), client.redact);
       try {
         const payload = await uploadFile(client, files, {
@@ -33,7 +36,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
           filePath: file_path,
           parameters,
           signal: extra.signal,
-          confirm: confirmFor(server, deps, extra),
+          confirm: confirmFor(server, deps, host, extra),
         });
         return okResult(
           await addTaskOutcome(
@@ -46,8 +49,8 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
           ),
         );
       } catch (error) {
-        return failureWithAdvice(deps, error, { method: "POST", path, signal: extra.signal }, uploadHints(error));
+        return failureWithAdvice(host, error, { method: "POST", path, signal: extra.signal }, uploadHints(error));
       }
-    },
+    }),
   );
 }

@@ -5,6 +5,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { HOST_SETTINGS } from "../../src/hosts/labels.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { connectHarness } from "../support/mcp.ts";
 import { cleanEnv, connectStdio, ensureBuilt, ROOT } from "../support/stdio.ts";
@@ -119,5 +121,43 @@ describe("README against a running server", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("README, Several hosts", () => {
+  const section = readme.slice(readme.indexOf("## Several hosts"), readme.indexOf("\n## ", readme.indexOf("## Several hosts") + 5));
+  const block = (lang: string) => new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(section)![1]!;
+  const pemDir = mkdtempSync(join(tmpdir(), "pve-mcp-readme-hosts-"));
+  const pem = join(pemDir, "ca.pem");
+  writeFileSync(pem, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+  afterAll(() => rmSync(pemDir, { recursive: true, force: true }));
+  /** The example's CA paths do not exist here: point them at a PEM file that does. */
+  const withPem = (env: Record<string, string>) =>
+    Object.fromEntries(Object.entries(env).map(([k, v]) => [k, k.endsWith("_CA_FILE") ? pem : v]));
+
+  test("the two-host .env example loads: two hosts, both token forms, site-b read-only", () => {
+    const env: Record<string, string> = {};
+    for (const line of block("sh").split("\n")) {
+      const m = /^([A-Z_]+)=(.*)$/.exec(line);
+      if (m) env[m[1]!] = m[2]!.replace(/^'(.*)'$/, "$1");
+    }
+    const config = loadConfig(withPem(env));
+    expect(config.hosts.map((h) => [h.label, h.connection.tokenId, h.readOnly])).toEqual([
+      ["site-a", "mcp@pve!agent", false],
+      ["site-b", "mcp@pve!agent", true],
+    ]);
+  });
+
+  test("the Claude Desktop entry's env loads the same two hosts", () => {
+    const config = JSON.parse(block("json")) as { mcpServers: { proxmox: { env: Record<string, string> } } };
+    const hosts = loadConfig(withPem(config.mcpServers.proxmox.env)).hosts;
+    expect(hosts.map((h) => [h.label, h.connection.origin])).toEqual([
+      ["site-a", "https://pve-a.example.com:8006"],
+      ["site-b", "https://10.20.0.5:8006"],
+    ]);
+  });
+
+  test("every per-host setting the server reads is documented", () => {
+    for (const setting of HOST_SETTINGS) expect(section).toContain(`_${setting}`);
   });
 });

@@ -12,7 +12,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { pipeline, type Readable } from "node:stream";
 import { decodeOrKeep } from "../../src/proxmox/path.ts";
-import { sharedTestPki } from "./certs.ts";
+import { sharedTestPki, type TestPki } from "./certs.ts";
 
 export const FAKE_TOKEN_ID = "mcp@pve!test";
 export const FAKE_TOKEN_SECRET = "5a8c1d3e-7f42-4b9e-9c1a-d2e3f4a5b6c7";
@@ -77,6 +77,8 @@ export interface FakeOptions {
   legacyErrors?: boolean;
   /** Node names of the fake cluster. */
   nodes?: string[];
+  /** Its own CA and certificate (several hosts); default: the PKI shared by all fakes. */
+  pki?: TestPki;
 }
 
 interface FakeTask {
@@ -146,13 +148,14 @@ export class FakeProxmox {
       tokenId: options.tokenId ?? FAKE_TOKEN_ID,
       tokenSecret: options.tokenSecret ?? FAKE_TOKEN_SECRET,
       legacyErrors: options.legacyErrors ?? false,
+      pki: options.pki ?? sharedTestPki(),
     };
     let fake: FakeProxmox | undefined;
     const listener = (req: IncomingMessage, res: ServerResponse) => {
       void fake!.handle(req, res);
     };
     const server = tls
-      ? createHttpsServer({ key: sharedTestPki().serverKey, cert: sharedTestPki().serverCert }, listener)
+      ? createHttpsServer({ key: resolved.pki.serverKey, cert: resolved.pki.serverCert }, listener)
       : createHttpServer(listener);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as AddressInfo).port;
@@ -180,7 +183,7 @@ export class FakeProxmox {
       PROXMOX_URL: this.url,
       PROXMOX_TOKEN_ID: this.options.tokenId,
       PROXMOX_TOKEN_SECRET: this.options.tokenSecret,
-      ...(this.options.tls ? { PROXMOX_CA_FILE: sharedTestPki().caFile } : {}),
+      ...(this.options.tls ? { PROXMOX_CA_FILE: this.options.pki.caFile } : {}),
       ...extra,
     };
   }

@@ -1,7 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { CatalogProvider } from "../../src/catalog/loader.ts";
 import { loadConnectionConfig, type ConnectionConfig } from "../../src/config.ts";
+import { HostRegistry } from "../../src/hosts/registry.ts";
 import { silentLogger } from "../../src/log.ts";
 import { ProxmoxClient, type ClientOptions } from "../../src/proxmox/client.ts";
 import { createServer, type ServerDeps } from "../../src/server.ts";
@@ -15,40 +17,65 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** What a single-host test may set: the server's deps, and the one host's catalog and read-only flag. */
+export type HarnessDeps = Partial<Omit<ServerDeps, "hosts">> & {
+  readOnly?: boolean;
+  catalog?: CatalogProvider | undefined;
+};
+
 export function connectionFor(fake: FakeProxmox, env: Record<string, string> = {}): ConnectionConfig {
   return loadConnectionConfig(fake.env(env));
 }
 
-/** A real SDK client talking to createServer over an in-memory transport. */
-export async function connectHarness(
-  fake: FakeProxmox,
-  opts: {
-    env?: Record<string, string>;
-    client?: Partial<ClientOptions>;
-    deps?: Partial<ServerDeps>;
-    /** The MCP client's capabilities, e.g. { elicitation: {} }. */
-    capabilities?: ClientCapabilities;
-    /** Runs on the MCP client before it connects, e.g. to answer elicitation requests. */
-    setup?: (client: Client) => void;
-  } = {},
-): Promise<Harness> {
-  const proxmox = new ProxmoxClient({ connection: connectionFor(fake, opts.env), ...opts.client });
-  const deps: ServerDeps = { client: proxmox, readOnly: proxmox.readOnly, log: silentLogger, ...opts.deps };
+/** What the MCP client side of a harness declares and answers. */
+export interface ClientSetup {
+  /** The MCP client's capabilities, e.g. { elicitation: {} }. */
+  capabilities?: ClientCapabilities;
+  /** Runs on the MCP client before it connects, e.g. to answer elicitation requests. */
+  setup?: (client: Client) => void;
+}
+
+/** A real SDK client talking to createServer (deps.hosts as given) over an in-memory transport. */
+export async function connectServer(
+  deps: ServerDeps,
+  clientSetup: ClientSetup = {},
+): Promise<Pick<Harness, "client" | "deps" | "call"> & { close(): Promise<void> }> {
   const server = createServer(deps);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "test", version: "0.0.0" }, { capabilities: opts.capabilities ?? {} });
-  opts.setup?.(client);
+  const client = new Client({ name: "test", version: "0.0.0" }, { capabilities: clientSetup.capabilities ?? {} });
+  clientSetup.setup?.(client);
   await server.connect(serverSide);
   await client.connect(clientSide);
   return {
     client,
-    proxmox,
     deps,
     call: async (name, args, options) =>
-      (await client.callTool({ name, arguments: args }, undefined, options?.signal ? { signal: options.signal } : undefined)) as CallToolResult,
+      (await client.callTool(
+        { name, arguments: args },
+        undefined,
+        options?.signal ? { signal: options.signal } : undefined,
+      )) as CallToolResult,
     close: async () => {
       await client.close();
       await server.close();
+    },
+  };
+}
+
+/** A single-host server (no `host` parameter) in front of `fake`. */
+export async function connectHarness(
+  fake: FakeProxmox,
+  opts: { env?: Record<string, string>; client?: Partial<ClientOptions>; deps?: HarnessDeps } & ClientSetup = {},
+): Promise<Harness> {
+  const proxmox = new ProxmoxClient({ connection: connectionFor(fake, opts.env), ...opts.client });
+  const { readOnly, catalog, ...rest } = opts.deps ?? {};
+  const hosts = HostRegistry.single({ client: proxmox, catalog, readOnly: readOnly ?? proxmox.readOnly });
+  const connected = await connectServer({ hosts, log: silentLogger, ...rest }, opts);
+  return {
+    ...connected,
+    proxmox,
+    close: async () => {
+      await connected.close();
       await proxmox.close();
     },
   };

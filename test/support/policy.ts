@@ -8,9 +8,8 @@ import { silentLogger, type Logger } from "../../src/log.ts";
 import { loadPolicyConfig } from "../../src/policy/config.ts";
 import { createPolicyGate, type PolicyGate } from "../../src/policy/gate.ts";
 import { createRedactor } from "../../src/proxmox/redact.ts";
-import type { ServerDeps } from "../../src/server.ts";
 import { FakeProxmox, FAKE_TOKEN_ID, FAKE_TOKEN_SECRET } from "../fake/pve-fake.ts";
-import { connectHarness, textOf, type Harness } from "./mcp.ts";
+import { connectHarness, textOf, type Harness, type HarnessDeps } from "./mcp.ts";
 
 export const PROTECTED_REASON = "the VM this server runs in: stopping it cuts the operator off";
 
@@ -36,7 +35,7 @@ export function policyGate(env: Record<string, string>, log: Logger = silentLogg
 }
 
 /** A harness whose client and server carry the policy that `env` configures, as in production. */
-export async function policyHarness(fake: FakeProxmox, env: Record<string, string>, deps: Partial<ServerDeps> = {}): Promise<Harness> {
+export async function policyHarness(fake: FakeProxmox, env: Record<string, string>, deps: HarnessDeps = {}): Promise<Harness> {
   const policy = loadPolicyConfig(env);
   const gate = policyGate(env);
   return connectHarness(fake, { client: { gate, readOnly: policy.readOnly }, deps: { readOnly: policy.readOnly, ...deps } });
@@ -55,7 +54,7 @@ export interface PolicySuite {
   /** The current test's harness, if one was opened. */
   readonly harness: Harness | undefined;
   /** Opens the current test's harness with the policy `env` configures; closed after the test. */
-  open(env: Record<string, string>, deps?: Partial<ServerDeps>): Promise<Harness>;
+  open(env: Record<string, string>, deps?: HarnessDeps): Promise<Harness>;
   /** API requests the fake received in the current test, as "METHOD /path". */
   seen(): string[];
 }

@@ -67,7 +67,7 @@ describe("PROXMOX_SCHEMA_URL", () => {
       PROXMOX_TOKEN_SECRET: "00000000-0000-0000-0000-000000000000",
       PROXMOX_SCHEMA_URL: "/srv/apidoc.js",
     });
-    expect(config.catalog.schema).toEqual({ kind: "file", path: "/srv/apidoc.js" });
+    expect(config.hosts[0]!.catalog.schema).toEqual({ kind: "file", path: "/srv/apidoc.js" });
   });
 });
 
