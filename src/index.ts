@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { parseArguments, usage } from "./arguments.ts";
 import { CatalogLoader } from "./catalog/loader.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { FileAccess } from "./files/resolver.ts";
@@ -8,7 +9,7 @@ import { stderrLogger } from "./log.ts";
 import { createPolicyGate } from "./policy/gate.ts";
 import { ProxmoxClient } from "./proxmox/client.ts";
 import { createRedactor } from "./proxmox/redact.ts";
-import { createServer } from "./server.ts";
+import { createServer, SERVER_NAME, SERVER_VERSION } from "./server.ts";
 
 function exitOnConfigError<T>(build: () => T): T {
   try {
@@ -28,7 +29,13 @@ function fatal(error: unknown, redact: (text: string) => string = (text) => text
 }
 
 async function main(): Promise<void> {
-  const config = exitOnConfigError(() => loadConfig(process.env));
+  const invocation = exitOnConfigError(() => parseArguments(process.argv.slice(2), process.env));
+  if (invocation.kind !== "serve") {
+    // Not serving MCP, so stdout is free for the answer.
+    process.stdout.write(invocation.kind === "version" ? `${SERVER_VERSION}\n` : usage(SERVER_NAME, SERVER_VERSION));
+    process.exit(0);
+  }
+  const config = exitOnConfigError(() => loadConfig(invocation.env));
   // The client's own redactor, built before the client because the gate it receives needs it.
   const redact = createRedactor(config.connection.tokenId, config.connection.tokenSecret);
   await start(config, redact).catch((error: unknown) => fatal(error, redact));
