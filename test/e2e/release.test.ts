@@ -154,7 +154,7 @@ describe.skipIf(build === undefined)("the linux-x64 MCP Bundle, installed as Cla
     }
   }, 20_000);
 
-  test("optional fields given as empty values: starts the same way", async () => {
+  test("optional fields given as empty values: starts the same way, listing the manifest's tools", async () => {
     const { session } = await install({
       proxmox_url: http.url,
       token_id: http.env().PROXMOX_TOKEN_ID!,
@@ -166,6 +166,8 @@ describe.skipIf(build === undefined)("the linux-x64 MCP Bundle, installed as Cla
     });
     try {
       expect(await toolNames(session)).toEqual(ALL_TOOLS);
+      const declared = (manifest.tools as Array<{ name: string }>).map((t) => t.name).sort();
+      expect(declared).toEqual(await toolNames(session));
       await expectGetVersion(session, http);
     } finally {
       await session.close();
