@@ -1,11 +1,12 @@
 #!/usr/bin/env bun
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { parseArguments, usage } from "./arguments.ts";
 import { ConfigError, ConfigProblems, loadConfig, type Config } from "./config.ts";
 import { FileAccess } from "./files/resolver.ts";
 import { buildHosts, configRedactor } from "./hosts/build.ts";
 import { assertRealUndici } from "./http/undici.ts";
 import { stderrLogger } from "./log.ts";
-import { createServer } from "./server.ts";
+import { createServer, SERVER_NAME, SERVER_VERSION } from "./server.ts";
 
 function exitOnConfigError<T>(build: () => T): T {
   try {
@@ -26,7 +27,13 @@ function fatal(error: unknown, redact: (text: string) => string = (text) => text
 }
 
 async function main(): Promise<void> {
-  const config = exitOnConfigError(() => loadConfig(process.env));
+  const invocation = exitOnConfigError(() => parseArguments(process.argv.slice(2), process.env));
+  if (invocation.kind !== "serve") {
+    // Not serving MCP, so stdout is free for the answer.
+    process.stdout.write(invocation.kind === "version" ? `${SERVER_VERSION}\n` : usage(SERVER_NAME, SERVER_VERSION));
+    process.exit(0);
+  }
+  const config = exitOnConfigError(() => loadConfig(invocation.env));
   // Every host's token, removed from every log line and fatal error, before anything is built.
   const redact = configRedactor(config);
   await start(config, redact).catch((error: unknown) => fatal(error, redact));

@@ -1,4 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// The one place the version lives is package.json; the bundler inlines only this field.
+import { version } from "../package.json" with { type: "json" };
 import { serverInstructions } from "./instructions.ts";
 import type { ServerDeps } from "./tools/deps.ts";
 import { registerDescribeEndpointTool } from "./tools/describe-endpoint.ts";
@@ -9,7 +11,7 @@ import { registerSearchEndpointsTool } from "./tools/search-endpoints.ts";
 import { registerUploadTool } from "./tools/upload.ts";
 
 export const SERVER_NAME = "proxmox-ve-mcp";
-export const SERVER_VERSION = "0.1.0";
+export const SERVER_VERSION: string = version;
 
 export type { ServerDeps };
 

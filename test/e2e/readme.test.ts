@@ -2,28 +2,36 @@
 // read it and check each claim against the code, CI, and a real run where one is possible.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { HOST_SETTINGS } from "../../src/hosts/labels.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { connectHarness } from "../support/mcp.ts";
+import { settingsTheServerReads } from "../support/settings.ts";
 import { cleanEnv, connectStdio, ensureBuilt, ROOT } from "../support/stdio.ts";
+import { bundleFile, executableFile, manifestTemplate, TARGET_NAMES } from "../../scripts/release-targets.ts";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 const ciRun = readFileSync(join(ROOT, ".ci/run"), "utf8");
 const envExample = readFileSync(join(ROOT, ".env.example"), "utf8");
 
-function codeBlocks(lang: string): string[] {
-  return [...readme.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+function codeBlocks(lang: string, text: string = readme): string[] {
+  return [...text.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
-  );
+/** The text under a heading (given with its #s), up to the next heading of the same or a higher level. */
+function section(heading: string): string {
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README has no heading ${heading}`);
+  const level = heading.indexOf(" ");
+  const rest = readme.slice(start + heading.length + 2);
+  const end = rest.search(new RegExp(`^#{1,${level}} `, "m"));
+  return end < 0 ? rest : rest.slice(0, end);
 }
+
+type ClientConfig = { mcpServers: Record<string, { command: string; args?: string[]; env: Record<string, string> }> };
 
 const settingsTable = (() => {
   const section = readme.slice(
@@ -35,7 +43,7 @@ const settingsTable = (() => {
 
 describe("README", () => {
   test("the two commands are the ones CI runs", () => {
-    const [setup, testCommand] = codeBlocks("sh");
+    const [setup, testCommand] = codeBlocks("sh", section("## Two commands"));
     expect(setup).toStartWith("npm install -g bun && bun install --frozen-lockfile && bun run build\n");
     expect(testCommand!.trim()).toBe("bun test");
     for (const step of ["npm install -g", "bun install --frozen-lockfile", "bun run build", "\nbun test "])
@@ -43,22 +51,16 @@ describe("README", () => {
   });
 
   test("the settings table lists exactly the variables the server reads, and .env.example has each", () => {
-    const read = new Set(
-      sourceFiles(join(ROOT, "src")).flatMap((f) =>
-        [...readFileSync(f, "utf8").matchAll(/\bPROXMOX_[A-Z_]+[A-Z]\b/g)].map((m) => m[0]),
-      ),
-    );
+    const read = new Set(settingsTheServerReads());
     expect([...settingsTable].sort()).toEqual([...read].sort());
     for (const name of read) expect(envExample).toMatch(new RegExp(`^#?${name}=`, "m"));
   });
 
   test("the Claude Desktop block is valid JSON whose env holds real settings", () => {
-    const block = codeBlocks("json").find((b) => b.includes("mcpServers"))!;
-    const config = JSON.parse(block) as {
-      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
-    };
+    const [block] = codeBlocks("json", section("### Claude Desktop"));
+    const config = JSON.parse(block!) as ClientConfig;
     const server = config.mcpServers.proxmox!;
-    expect(server.args[0]).toEndWith("/dist/index.js");
+    expect(server.args![0]).toEndWith("/dist/index.js");
     for (const name of Object.keys(server.env)) expect(settingsTable.has(name)).toBe(true);
   });
 
@@ -72,6 +74,66 @@ describe("README", () => {
     const links = [...readme.matchAll(/\]\(([^)#:]+)\)/g)].map((m) => m[1]!);
     expect(links.length).toBeGreaterThan(3);
     for (const link of links) expect(existsSync(join(ROOT, link))).toBe(true);
+  });
+});
+
+describe("README Install", () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; version: string };
+  const ways = [
+    "### 1. Claude Desktop bundle (.mcpb)",
+    "### 2. Package, with `bunx`",
+    "### 3. Single-file executable",
+    "### 4. From source",
+  ];
+
+  test("comes first, with the four ways in order, each saying what it needs installed", () => {
+    expect(readme.indexOf("\n## Install\n")).toBeGreaterThan(0);
+    expect(readme.indexOf("\n## Install\n")).toBeLessThan(readme.indexOf("\n## Two commands\n"));
+    expect([...section("## Install").matchAll(/^### .*$/gm)].map((m) => m[0])).toEqual(ways);
+    for (const way of ways) expect(section(way).trimStart()).toStartWith("Needs: ");
+  });
+
+  test("from source is the two commands, which stay as they are", () => {
+    expect(section("### 4. From source")).toContain("[two commands](#two-commands)");
+  });
+
+  test("the bunx entry runs this package at package.json's version", () => {
+    const [block] = codeBlocks("json", section("### 2. Package, with `bunx`"));
+    const server = (JSON.parse(block!) as ClientConfig).mcpServers.proxmox!;
+    expect(server.command).toEndWith("/bunx");
+    expect(server.args).toEqual([`${pkg.name}@${pkg.version}`]);
+    for (const name of Object.keys(server.env)) expect(settingsTable.has(name)).toBe(true);
+    const pinned = [...readme.matchAll(new RegExp(`${pkg.name}@(\\d+\\.\\d+\\.\\d+)`, "g"))].map((m) => m[1]);
+    expect(pinned.length).toBeGreaterThan(1);
+    expect(new Set(pinned)).toEqual(new Set([pkg.version]));
+  });
+
+  test("the executable entry and every release file named are ones `bun run release` builds", () => {
+    const [block] = codeBlocks("json", section("### 3. Single-file executable"));
+    const server = (JSON.parse(block!) as ClientConfig).mcpServers.proxmox!;
+    const built = new Set([...TARGET_NAMES.flatMap((t) => [executableFile(t), bundleFile(t)])]);
+    expect(built.has(server.command.split("/").at(-1)!)).toBe(true);
+    for (const name of Object.keys(server.env)) expect(settingsTable.has(name)).toBe(true);
+    const named = [...section("## Install").matchAll(/`(proxmox-ve-mcp-[a-z0-9-]+(?:\.exe|\.mcpb)?)`/g)].map(
+      (m) => m[1]!,
+    );
+    expect(new Set(named)).toEqual(built);
+  });
+
+  test("the bundle's form table matches the manifest: each field and the setting it fills", () => {
+    const rows = [
+      ...section("### 1. Claude Desktop bundle (.mcpb)").matchAll(/^\| ([^|`]+?) \| `(PROXMOX_[A-Z_]+)` \|/gm),
+    ].map((m) => [m[1]!, m[2]!]);
+    const { user_config, server } = manifestTemplate();
+    const settingOf = (key: string) =>
+      server.mcp_config.args.includes(`\${user_config.${key}}`)
+        ? "PROXMOX_FILE_ROOTS"
+        : (Object.entries(server.mcp_config.env).find(([, value]) => value === `\${user_config.${key}}`)?.[0] ?? "");
+    const fromManifest = Object.entries(user_config).map(([key, option]) => [
+      option.title.replace(/ \(optional\)$/, ""),
+      settingOf(key),
+    ]);
+    expect(rows).toEqual(fromManifest);
   });
 });
 
