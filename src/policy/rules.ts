@@ -1,5 +1,5 @@
 import { ConfigError } from "../settings.ts";
-import { pathSegments } from "../proxmox/path.ts";
+import { pathSegments, writtenSegments } from "../proxmox/path.ts";
 
 export type RuleMethod = "POST" | "PUT" | "DELETE" | "*";
 
@@ -89,9 +89,16 @@ function matchSegments(pattern: readonly string[], path: readonly string[], p: n
   return (head === "*" || head === path[s]) && matchSegments(pattern, path, p + 1, s + 1);
 }
 
+/**
+ * A rule matches the path as Proxmox routes it (a volume id is one segment: '…/content/*'), or
+ * as written, where a rule may spell a volume id's '/' as separators ('…/content/local:backup/**').
+ */
 export function ruleMatches(rule: WriteRule, method: string, path: string): boolean {
   if (rule.method !== "*" && rule.method !== method) return false;
-  return matchSegments(rule.segments, pathSegments(path), 0, 0);
+  const routed = pathSegments(path);
+  if (matchSegments(rule.segments, routed, 0, 0)) return true;
+  const written = writtenSegments(path);
+  return written.length !== routed.length && matchSegments(rule.segments, written, 0, 0);
 }
 
 export function firstMatch(rules: readonly WriteRule[], method: string, path: string): WriteRule | undefined {

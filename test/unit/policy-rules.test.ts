@@ -79,6 +79,16 @@ describe("ruleMatches", () => {
     expect(ruleMatches(parseRules("PROXMOX_DENY", rule)[0]!, method, path)).toBe(expected);
   });
 
+  test.each([
+    ["DELETE /nodes/*/storage/*/content/*", "/nodes/pve1/storage/local/content/local:iso/a.iso", true],
+    ["DELETE /nodes/*/storage/*/content/local:iso%2Fa.iso", "/nodes/pve1/storage/local/content/local:iso/a.iso", true],
+    ["DELETE /nodes/*/storage/*/content/local:iso/*", "/nodes/pve1/storage/local/content/local:iso/a.iso", true],
+    ["DELETE /nodes/*/storage/*/content/local:iso/*", "/nodes/pve1/storage/local/content/local%3Aiso%2Fa.iso", false],
+    ["DELETE /nodes/*/storage/*/content/*/*", "/nodes/pve1/storage/local/content/local%3Aiso%2Fa.iso", false],
+  ])("a volume id is one segment, as Proxmox routes it, or its parts as written: %p with %s -> %p", (rule, path, expected) => {
+    expect(ruleMatches(parseRules("PROXMOX_DENY", rule)[0]!, "DELETE", path)).toBe(expected);
+  });
+
   test("firstMatch returns the first rule that matches", () => {
     const rules = parseRules("PROXMOX_DENY", "PUT /a/**, POST /a/*, * /a/b");
     expect(firstMatch(rules, "POST", "/a/b")?.text).toBe("POST /a/*");

@@ -1,0 +1,91 @@
+// Forms that Proxmox's own request parsing accepts, found in an adversarial review of the policy:
+// how pve-http-server and PVE::RESTHandler route a path and decode parameters, and the aliases
+// they resolve. Each goes through the real MCP client; a refusal means the fake received nothing.
+import { describe, expect, test } from "bun:test";
+import { textOf } from "../support/mcp.ts";
+import { expectRefusal, policySuite, protectedFile } from "../support/policy.ts";
+
+const file = protectedFile();
+const suite = policySuite();
+const PBS_100 = "pbs:backup/vm/100/2025-01-01T00:00:00Z";
+
+async function request(
+  env: Record<string, string>,
+  method: string,
+  path: string,
+  parameters?: Record<string, unknown>,
+) {
+  const harness = await suite.open(env);
+  return harness.call("proxmox_request", { method, path, ...(parameters ? { parameters } : {}) });
+}
+
+describe("a volume id after /storage/{storage}/content is one segment, '/' and all (PVE::RESTHandler fragmentDelimiter)", () => {
+  test.each([
+    [
+      "a PBS snapshot of the guest",
+      `/nodes/pve1/storage/pbs/content/${PBS_100}`,
+      "the volume pbs:backup/vm/100/2025-01-01T00:00:00Z in the path",
+    ],
+    [
+      "the same without the storage prefix",
+      "/nodes/pve1/storage/pbs/content/backup/vm/100/2025-01-01T00:00:00Z",
+      "the volume backup/vm/100/2025-01-01T00:00:00Z in the path",
+    ],
+    [
+      "a disk in the guest's directory",
+      "/nodes/pve1/storage/local/content/local:100/data.qcow2",
+      "the volume local:100/data.qcow2 in the path",
+    ],
+  ])("%s, written with plain slashes, is the protected guest's", async (_label, path, via) => {
+    const text = expectRefusal(
+      await request({ PROXMOX_PROTECTED_VMS_FILE: file }, "DELETE", path),
+      "refused_protected_guest",
+    );
+    expect(text).toContain(`protected guest 100 (mcp-host, host pve1) through ${via}`);
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test("a deny rule on '…/content/*' covers a volume id written with plain slashes", async () => {
+    const result = await request(
+      { PROXMOX_DENY: "DELETE /nodes/*/storage/*/content/*" },
+      "DELETE",
+      "/nodes/pve1/storage/local/content/local:iso/debian.iso",
+    );
+    expect(expectRefusal(result, "refused_rule")).toContain("'DELETE /nodes/*/storage/*/content/*' in PROXMOX_DENY");
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test("a rule that spells the volume out with '/' still matches it in both spellings", async () => {
+    const env = { PROXMOX_DENY: "DELETE /nodes/*/storage/*/content/local:backup/**" };
+    for (const path of [
+      "/nodes/pve1/storage/local/content/local:backup/vzdump-qemu-101.vma.zst",
+      "/nodes/pve1/storage/local/content/local:backup%2Fvzdump-qemu-101.vma.zst",
+    ]) {
+      expectRefusal(await request(env, "DELETE", path), "refused_rule");
+    }
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test("a PROXMOX_CONFIRM rule on '…/content/*' holds it too (a client that cannot ask: refused, nothing sent)", async () => {
+    const result = await request(
+      { PROXMOX_CONFIRM: "DELETE /nodes/*/storage/*/content/*" },
+      "DELETE",
+      "/nodes/pve1/storage/local/content/local:iso/debian.iso",
+    );
+    expectRefusal(result, "refused_confirmation_unavailable");
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test("dry_run says so as well", async () => {
+    const harness = await suite.open({ PROXMOX_PROTECTED_VMS_FILE: file });
+    const result = await harness.call("proxmox_request", {
+      method: "DELETE",
+      path: `/nodes/pve1/storage/pbs/content/${PBS_100}`,
+      dry_run: true,
+    });
+    const report = JSON.parse(textOf(result)) as { would_send: boolean; policy: { code?: string } };
+    expect(report.would_send).toBe(false);
+    expect(report.policy.code).toBe("refused_protected_guest");
+    expect(suite.seen()).toEqual([]);
+  });
+});
