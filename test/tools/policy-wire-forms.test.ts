@@ -89,3 +89,44 @@ describe("a volume id after /storage/{storage}/content is one segment, '/' and a
     expect(suite.seen()).toEqual([]);
   });
 });
+
+describe("an empty value is no value to Proxmox (pve-http-server decode_urlencoded)", () => {
+  test.each([
+    [
+      "prunebackups with vmid=''",
+      "DELETE",
+      "/nodes/pve1/storage/local/prunebackups",
+      { vmid: "" },
+      "pruning the backups of every guest on storage local",
+    ],
+    [
+      "an ACL on /vms with propagate='' (Proxmox's default: propagate)",
+      "PUT",
+      "/access/acl",
+      { path: "/vms", roles: "PVEVMAdmin", users: "eve@pve", propagate: "" },
+      "the ACL on /vms, which propagates to every guest",
+    ],
+    [
+      "a bulk stop whose list ends with an empty value",
+      "POST",
+      "/nodes/pve1/stopall",
+      { vms: ["101", ""] },
+      "stopall on node pve1",
+    ],
+    [
+      "a backup job change with vmid=''",
+      "PUT",
+      "/cluster/backup/nightly",
+      { vmid: "", schedule: "daily" },
+      "a change to backup job nightly",
+    ],
+  ])("%s reaches every guest", async (_label, method, path, parameters, action) => {
+    const text = expectRefusal(
+      await request({ PROXMOX_PROTECTED_VMS_FILE: file }, method, path, parameters),
+      "refused_protected_guest",
+    );
+    expect(text).toContain(`${action}`);
+    expect(text).toContain("would also touch protected guest 100");
+    expect(suite.seen()).toEqual([]);
+  });
+});
