@@ -250,7 +250,7 @@ export class PolicyGate implements WriteGate {
   confirmationRule(intent: WriteIntent): string | undefined {
     if (this.policy.confirm.length === 0) return undefined;
     for (const each of requestViews(intent).flatMap((view) => expandBatch(view))) {
-      const rule = firstMatch(this.policy.confirm, each.method, each.path);
+      const rule = firstMatch(this.policy.confirm, each.method, each.path, true);
       if (rule) return rule.text;
     }
     return undefined;
@@ -289,7 +289,7 @@ export class PolicyGate implements WriteGate {
         `${head}: the protected-guests file ${protection.file} (PROXMOX_PROTECTED_VMS_FILE) is unusable: ${protection.problem}. Until the operator fixes it and restarts the server, every write is refused, because it cannot be told which guests are protected.`,
       );
     }
-    const denied = firstMatch(policy.deny, method, path);
+    const denied = firstMatch(policy.deny, method, path, true);
     if (denied) {
       throw new LocalRefusal(
         "refused_rule",

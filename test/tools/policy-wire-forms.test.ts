@@ -130,3 +130,42 @@ describe("an empty value is no value to Proxmox (pve-http-server decode_urlencod
     expect(suite.seen()).toEqual([]);
   });
 });
+
+describe("names Proxmox resolves to the same node or HA resource", () => {
+  test("'localhost' is the node the request reaches: a deny rule naming a node covers it", async () => {
+    const result = await request({ PROXMOX_DENY: "* /nodes/pve1/**" }, "POST", "/nodes/localhost/qemu/101/status/stop");
+    expect(expectRefusal(result, "refused_rule")).toContain("'* /nodes/pve1/**' in PROXMOX_DENY");
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test("and so does a PROXMOX_CONFIRM rule naming a node", async () => {
+    const result = await request(
+      { PROXMOX_CONFIRM: "POST /nodes/pve1/qemu/*/status/stop" },
+      "POST",
+      "/nodes/localhost/qemu/101/status/stop",
+    );
+    expectRefusal(result, "refused_confirmation_unavailable");
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test("an allow rule naming a node does not let 'localhost' through", async () => {
+    const result = await request(
+      { PROXMOX_ALLOW: "POST /nodes/pve2/qemu/*/status/start" },
+      "POST",
+      "/nodes/localhost/qemu/101/status/start",
+    );
+    expectRefusal(result, "refused_rule");
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test.each(["101", "ct:101", "vm:101"])("a deny rule on HA resource vm:101 covers %s", async (sid) => {
+    const result = await request(
+      { PROXMOX_DENY: "* /cluster/ha/resources/vm:101" },
+      "PUT",
+      `/cluster/ha/resources/${sid}`,
+      { state: "stopped" },
+    );
+    expectRefusal(result, "refused_rule");
+    expect(suite.seen()).toEqual([]);
+  });
+});
