@@ -169,3 +169,23 @@ describe("names Proxmox resolves to the same node or HA resource", () => {
     expect(suite.seen()).toEqual([]);
   });
 });
+describe("endpoints that older Proxmox VE versions still have", () => {
+  test("GET scan/glusterfs (PVE 8.4 and older) makes the node contact a server: refused in read-only mode", async () => {
+    const harness = await suite.open({ PROXMOX_READ_ONLY: "true" });
+    const result = await harness.call("proxmox_get", {
+      path: "/nodes/pve1/scan/glusterfs",
+      parameters: { server: "10.0.0.9" },
+    });
+    expect(expectRefusal(result, "refused_read_only_outbound")).toContain("GlusterFS");
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test("DELETE ceph/pools/{name} (PVE 7.4 and older) destroys every guest disk in the pool", async () => {
+    const text = expectRefusal(
+      await request({ PROXMOX_PROTECTED_VMS_FILE: file }, "DELETE", "/nodes/pve1/ceph/pools/rbd"),
+      "refused_protected_guest",
+    );
+    expect(text).toContain("destroying Ceph pool rbd");
+    expect(suite.seen()).toEqual([]);
+  });
+});
