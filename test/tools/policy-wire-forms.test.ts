@@ -189,3 +189,16 @@ describe("endpoints that older Proxmox VE versions still have", () => {
     expect(suite.seen()).toEqual([]);
   });
 });
+
+describe("tasks on a guest's volumes", () => {
+  test("stopping an imgdel task of the guest's volume (UPID id 100@local-lvm) is refused", async () => {
+    const upid = "UPID:pve1:00001234:00005678:65A0B0C0:imgdel:100@local-lvm:root@pam:";
+    const path = `/nodes/pve1/tasks/${encodeURIComponent(upid)}`;
+    const text = expectRefusal(
+      await request({ PROXMOX_PROTECTED_VMS_FILE: file }, "DELETE", path),
+      "refused_protected_guest",
+    );
+    expect(text).toContain(`through the task ${upid} in the path`);
+    expect(suite.seen()).toEqual([]);
+  });
+});

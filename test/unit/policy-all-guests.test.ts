@@ -74,6 +74,15 @@ describe("the all-guests table", () => {
     const all = "UPID:pve1:00001234:00005678:65A0B0C0:vzdump::root@pam:";
     expect(guestsTouched(`/nodes/pve1/tasks/${encodeURIComponent(all)}`, {}, "DELETE").guests).toEqual([]);
   });
+
+  test("a task on a guest's volumes names it as <guest>@<storage>", () => {
+    const imgdel = "UPID:pve1:00001234:00005678:65A0B0C0:imgdel:100@local-lvm:root@pam:";
+    expect(guestsTouched(`/nodes/pve1/tasks/${encodeURIComponent(imgdel)}`, {}, "DELETE").guests).toEqual([
+      { vmid: 100, via: `the task ${imgdel} in the path` },
+    ]);
+    const storage = "UPID:pve1:00001234:00005678:65A0B0C0:prunebackups:pbs:root@pam:";
+    expect(guestsTouched(`/nodes/pve1/tasks/${encodeURIComponent(storage)}`, {}, "DELETE").guests).toEqual([]);
+  });
 });
 
 // Candidates: writes outside /qemu/{vmid} and /lxc/{vmid} whose description speaks of all or
