@@ -202,3 +202,31 @@ describe("tasks on a guest's volumes", () => {
     expect(suite.seen()).toEqual([]);
   });
 });
+
+describe("PROXMOX_CONFIRM holds a write however Proxmox would run it", () => {
+  const env = { PROXMOX_CONFIRM: "POST /nodes/*/qemu/*/status/stop" };
+  const stop = JSON.stringify([{ method: "POST", path: "qemu/101/status/stop" }]);
+  const nested = JSON.stringify([{ method: "POST", path: "/execute", args: { commands: stop } }]);
+
+  test.each([
+    ["inside a batch", "/nodes/pve1/execute", { commands: stop }],
+    ["inside a batch inside a batch", "/nodes/pve1/execute", { commands: nested }],
+    ["behind an encoded '/'", "/nodes/pve1/qemu%2F101/status/stop", undefined],
+    ["with a trailing '/'", "/nodes/pve1/qemu/101/status/stop/", undefined],
+  ])("%s", async (_label, path, parameters) => {
+    expectRefusal(await request(env, "POST", path, parameters), "refused_confirmation_unavailable");
+    expect(suite.seen()).toEqual([]);
+  });
+
+  test("dry_run of the batch says it needs confirmation", async () => {
+    const harness = await suite.open(env);
+    const result = await harness.call("proxmox_request", {
+      method: "POST",
+      path: "/nodes/pve1/execute",
+      parameters: { commands: stop },
+      dry_run: true,
+    });
+    expect((JSON.parse(textOf(result)) as { policy: { verdict: string } }).policy.verdict).toBe("needs_confirmation");
+    expect(suite.seen()).toEqual([]);
+  });
+});
