@@ -103,6 +103,13 @@ describe("the README's recommended PROXMOX_CONFIRM set", () => {
     ["POST", "/nodes/pve1/qemu/100/remote_migrate"],
     ["PUT", "/cluster/ha/resources/vm:100"],
     ["POST", "/cluster/ha/resources/vm:100/relocate"],
+    ["POST", "/nodes/pve1/qemu/100/agent/shutdown"],
+    ["POST", "/nodes/pve1/qemu/100/agent/exec"],
+    ["POST", "/nodes/pve1/qemu/100/agent"],
+    ["PUT", "/nodes/pve1/qemu/100/sendkey"],
+    ["POST", "/nodes/pve1/qemu/100/monitor"],
+    ["POST", "/nodes/pve1/lxc/200/status/suspend"],
+    ["POST", "/nodes/pve1/suspendall"],
   ])("holds %s %s", (method, path) => {
     expect(firstMatch(rules, method, path)).toBeDefined();
   });
