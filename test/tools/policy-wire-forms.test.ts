@@ -45,6 +45,15 @@ describe("a volume id after /storage/{storage}/content is one segment, '/' and a
     expect(suite.seen()).toEqual([]);
   });
 
+  test("another guest's volume written with plain slashes still reaches Proxmox, exactly as written", async () => {
+    await request(
+      { PROXMOX_PROTECTED_VMS_FILE: file },
+      "DELETE",
+      "/nodes/pve1/storage/pbs/content/pbs:backup/vm/101/2025-01-01T00:00:00Z",
+    );
+    expect(suite.seen()).toEqual(["DELETE /nodes/pve1/storage/pbs/content/pbs:backup/vm/101/2025-01-01T00:00:00Z"]);
+  });
+
   test("a deny rule on '…/content/*' covers a volume id written with plain slashes", async () => {
     const result = await request(
       { PROXMOX_DENY: "DELETE /nodes/*/storage/*/content/*" },
