@@ -82,6 +82,9 @@ const DISK_STORAGES = {
   directory: "directory storage",
 };
 
+const destroyCephPool: AllGuestsEntry["judge"] = ({ values }) =>
+  all(`destroying Ceph pool ${values.name}, with every guest disk image in it`, noList("It"));
+
 export const ALL_GUESTS_TABLE: readonly AllGuestsEntry[] = [
   ...NODE_BULK.map((action): AllGuestsEntry => ({
     methods: ["POST"],
@@ -158,7 +161,7 @@ export const ALL_GUESTS_TABLE: readonly AllGuestsEntry[] = [
     methods: ["DELETE"],
     template: "/nodes/{node}/ceph/pool/{name}",
     // reaches every guest disk image in the pool
-    judge: ({ values }) => all(`destroying Ceph pool ${values.name}, with every guest disk image in it`, noList("It")),
+    judge: destroyCephPool,
   },
   {
     methods: ["PUT", "DELETE"],
@@ -197,6 +200,15 @@ export const ALL_GUESTS_TABLE: readonly AllGuestsEntry[] = [
   },
 ];
 
+/**
+ * Entries of older Proxmox VE versions that 9.1 no longer has: the server may be any of them.
+ * Found by the same walk over the 6.4, 7.4 and 8.4 schemas (test/unit/policy-all-guests.test.ts).
+ */
+export const RETIRED_ALL_GUESTS: readonly AllGuestsEntry[] = [
+  // PVE 6.4 and 7.4 (later /nodes/{node}/ceph/pool/{name})
+  { methods: ["DELETE"], template: "/nodes/{node}/ceph/pools/{name}", judge: destroyCephPool },
+];
+
 /** An ACL path is one value, not a list: each given value whole. */
 function eachValue(value: ParamValue): string[] {
   return (Array.isArray(value) ? value : [value]).map(scalarText);
@@ -211,7 +223,7 @@ export function allGuestsAction(
   params: Params,
   method?: HttpMethod,
 ): AllGuestsAction | undefined {
-  for (const entry of ALL_GUESTS_TABLE) {
+  for (const entry of [...ALL_GUESTS_TABLE, ...RETIRED_ALL_GUESTS]) {
     if (method !== undefined && !entry.methods.includes(method)) continue;
     const values = matchTemplate(entry.template, segments);
     if (!values) continue;

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Logger } from "../log.ts";
 import {
   HTTP_METHODS,
@@ -8,7 +9,7 @@ import {
   type WriteOutcome,
 } from "../proxmox/client.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
-import type { ParamValue, Params } from "../proxmox/params.ts";
+import { receivedParams, type ParamValue, type Params } from "../proxmox/params.ts";
 import { hasEncodedSlash, pathSegments, serverView, validateApiPath } from "../proxmox/path.ts";
 import type { Redactor } from "../proxmox/redact.ts";
 import { AuditFile, auditLine } from "./audit.ts";
@@ -114,6 +115,16 @@ function pathViews(intent: WriteIntent): WriteIntent[] {
   return hasEncodedSlash(intent.path) ? [intent, { ...intent, path: serverView(intent.path) }] : [intent];
 }
 
+/**
+ * The request as written and as Proxmox receives it: the path routed (pathViews) and, when an
+ * empty value makes Proxmox leave a parameter out (receivedParams), the parameters without it.
+ */
+function requestViews(intent: WriteIntent): WriteIntent[] {
+  const received = receivedParams(intent.params);
+  const same = isDeepStrictEqual(received, intent.params);
+  return pathViews(intent).flatMap((view) => (same ? [view] : [view, { ...view, params: received }]));
+}
+
 /** The WriteGate of issue 6: protected guests, deny/allow rules, the VLAN guard and the audit trail. */
 export class PolicyGate implements WriteGate {
   readonly protection: Protection;
@@ -179,8 +190,8 @@ export class PolicyGate implements WriteGate {
         `${intent.method} ${intent.path} refused: the audit log ${this.audit!.path} cannot be written (${problem}), and no write goes unrecorded. Ask the operator to fix the file or its directory.`,
       );
     }
-    // Proxmox routes %2F as a separator: judge such a path as written and as the server sees it.
-    const intents = pathViews(intent).flatMap((view) => expandCommands(view));
+    // Proxmox routes %2F as a separator and drops empty values: judge the request as written and as the server sees it.
+    const intents = requestViews(intent).flatMap((view) => expandCommands(view));
     for (const each of intents) {
       if (each.method === "GET") this.checkRead(each);
       else this.checkLocal(each);
@@ -195,7 +206,7 @@ export class PolicyGate implements WriteGate {
   }
 
   authorizeRead(intent: WriteIntent): void {
-    for (const view of pathViews(intent)) this.checkRead(view);
+    for (const view of requestViews(intent)) this.checkRead(view);
   }
 
   /**
@@ -244,8 +255,8 @@ export class PolicyGate implements WriteGate {
   /** The PROXMOX_CONFIRM rule that holds this write (or a write in its batch) for a person's yes. */
   confirmationRule(intent: WriteIntent): string | undefined {
     if (this.policy.confirm.length === 0) return undefined;
-    for (const each of pathViews(intent).flatMap((view) => expandBatch(view))) {
-      const rule = firstMatch(this.policy.confirm, each.method, each.path);
+    for (const each of requestViews(intent).flatMap((view) => expandBatch(view))) {
+      const rule = firstMatch(this.policy.confirm, each.method, each.path, true);
       if (rule) return rule.text;
     }
     return undefined;
@@ -284,7 +295,7 @@ export class PolicyGate implements WriteGate {
         `${head}: the protected-guests file ${protection.file} (PROXMOX_PROTECTED_VMS_FILE) is unusable: ${protection.problem}. Until the operator fixes it and restarts the server, every write is refused, because it cannot be told which guests are protected.`,
       );
     }
-    const denied = firstMatch(policy.deny, method, path);
+    const denied = firstMatch(policy.deny, method, path, true);
     if (denied) {
       throw new LocalRefusal(
         "refused_rule",

@@ -73,12 +73,17 @@ function scalars(value: ParamValue): string[] {
 
 /**
  * The guest a task belongs to, from its UPID: guest tasks (qmstart, vzdump, ...) carry the guest
- * id as the UPID's id. Ceph tasks carry OSD numbers there, which are not guests.
+ * id as the UPID's id, and tasks on a guest's volumes carry <guest>@<storage> (pve-storage:
+ * imgdel in PVE::API2::Storage::Content delete, prunebackups in PruneBackups). Ceph tasks carry
+ * OSD numbers there, which are not guests.
  */
+const TASK_GUEST = /^(\d+)(?:@|$)/;
+
 function taskGuest(segment: string): number | undefined {
   const upid = parseUpid(segment);
-  if (!upid || !DIGITS.test(upid.id) || upid.type.startsWith("ceph")) return undefined;
-  return Number(upid.id);
+  const id = upid ? TASK_GUEST.exec(upid.id)?.[1] : undefined;
+  if (!upid || id === undefined || upid.type.startsWith("ceph")) return undefined;
+  return Number(id);
 }
 
 /** Every guest a write with this path and these parameters would touch; `method` narrows the all-guests table. */

@@ -71,6 +71,15 @@ export const READ_TABLE: readonly ReadRule[] = [
 ];
 
 /**
+ * Reads of older Proxmox VE versions that 9.1 no longer has: the server may be any of them. Found
+ * by the same walk over the 6.4, 7.4 and 8.4 schemas (test/unit/policy-reads.test.ts).
+ */
+export const RETIRED_READS: readonly ReadRule[] = [
+  // PVE 6.4 to 8.4
+  { template: "/nodes/{node}/scan/glusterfs", reach: "outbound", what: "makes the node query a GlusterFS server" },
+];
+
+/**
  * Guest agent reads that return facts about the guest, not its data: "what is the IP of VM 100"
  * is a read-only question. Every other GET under /agent/ counts as a read inside the guest, so a
  * command added to Proxmox later is refused until it is classified here.
@@ -122,6 +131,7 @@ function guestsOf(rule: ReadRule, segments: readonly string[], params: Params): 
 /** The table entry a GET falls under, and whose inside it reads; undefined for ordinary reads. */
 export function judgeRead(segments: readonly string[], params: Params): JudgedRead | undefined {
   const rule =
-    READ_TABLE.find((entry) => matchTemplate(entry.template, segments) !== undefined) ?? judgeAgent(segments);
+    [...READ_TABLE, ...RETIRED_READS].find((entry) => matchTemplate(entry.template, segments) !== undefined) ??
+    judgeAgent(segments);
   return rule ? { rule, guests: guestsOf(rule, segments, params) } : undefined;
 }

@@ -1,6 +1,6 @@
 import { isHostLabel } from "../hosts/labels.ts";
 import { ConfigError } from "../settings.ts";
-import { pathSegments } from "../proxmox/path.ts";
+import { pathSegments, writtenSegments } from "../proxmox/path.ts";
 
 export type RuleMethod = "POST" | "PUT" | "DELETE" | "*";
 
@@ -88,24 +88,72 @@ export function parseRules(variable: string, value: string | undefined): WriteRu
     .map((item) => parseRule(variable, item));
 }
 
-function matchSegments(pattern: readonly string[], path: readonly string[], p: number, s: number): boolean {
+/** Whether a rule's literal segment names the path's segment at `index`. */
+type SameSegment = (literal: string, path: readonly string[], index: number) => boolean;
+
+const spelledOut: SameSegment = (literal, path, index) => literal === path[index];
+
+const HA_GUEST = /^(?:(?:vm|ct):)?(\d+)$/;
+
+/**
+ * Also true for another spelling Proxmox resolves to the same node or HA resource:
+ * - the node 'localhost' is the node the request reaches (pve-manager PVE::HTTPServer
+ *   rest_handler handles it locally, as it does its own name), so it may be any node a rule
+ *   names, and a rule naming 'localhost' may mean any node;
+ * - an HA resource 100 is vm:100 or ct:100 (pve-ha-manager PVE::HA::Config::parse_sid reads a
+ *   bare id as the guest's type).
+ */
+const sameObject: SameSegment = (literal, path, index) => {
+  if (spelledOut(literal, path, index)) return true;
+  const value = path[index]!;
+  if (index === 1 && path[0] === "nodes") return value === "localhost" || literal === "localhost";
+  if (index === 3 && path[0] === "cluster" && path[1] === "ha" && path[2] === "resources") {
+    const guest = HA_GUEST.exec(value)?.[1];
+    return guest !== undefined && guest === HA_GUEST.exec(literal)?.[1];
+  }
+  return false;
+};
+
+function matchSegments(
+  pattern: readonly string[],
+  path: readonly string[],
+  p: number,
+  s: number,
+  same: SameSegment,
+): boolean {
   if (p === pattern.length) return s === path.length;
   const head = pattern[p]!;
   if (head === "**") {
-    for (let k = s; k <= path.length; k++) if (matchSegments(pattern, path, p + 1, k)) return true;
+    for (let k = s; k <= path.length; k++) if (matchSegments(pattern, path, p + 1, k, same)) return true;
     return false;
   }
   if (s === path.length) return false;
-  return (head === "*" || head === path[s]) && matchSegments(pattern, path, p + 1, s + 1);
+  return (head === "*" || same(head, path, s)) && matchSegments(pattern, path, p + 1, s + 1, same);
 }
 
-export function ruleMatches(rule: WriteRule, method: string, path: string): boolean {
+/**
+ * A rule matches the path as Proxmox routes it (a volume id is one segment: '…/content/*'), or
+ * as written, where a rule may spell a volume id's '/' as separators ('…/content/local:backup/**').
+ * A rule that refuses or holds writes (PROXMOX_DENY, PROXMOX_CONFIRM) also matches the other
+ * spellings of a node or HA resource it names (sameObject); one that admits them
+ * (PROXMOX_ALLOW) only what it spells out.
+ */
+export function ruleMatches(rule: WriteRule, method: string, path: string, refusing = false): boolean {
   if (rule.method !== "*" && rule.method !== method) return false;
-  return matchSegments(rule.segments, pathSegments(path), 0, 0);
+  const same = refusing ? sameObject : spelledOut;
+  const routed = pathSegments(path);
+  if (matchSegments(rule.segments, routed, 0, 0, same)) return true;
+  const written = writtenSegments(path);
+  return written.length !== routed.length && matchSegments(rule.segments, written, 0, 0, same);
 }
 
-export function firstMatch(rules: readonly WriteRule[], method: string, path: string): WriteRule | undefined {
-  return rules.find((rule) => ruleMatches(rule, method, path));
+export function firstMatch(
+  rules: readonly WriteRule[],
+  method: string,
+  path: string,
+  refusing = false,
+): WriteRule | undefined {
+  return rules.find((rule) => ruleMatches(rule, method, path, refusing));
 }
 
 /**

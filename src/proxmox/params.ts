@@ -90,6 +90,25 @@ export function encodeParams(params: Params): string {
   return parts.join("&");
 }
 
+/**
+ * The parameters as Proxmox reads the form or query string encodeParams builds. pve-http-server's
+ * decode_urlencoded (PVE::APIServer::AnyEvent) joins a repeated name's values with NUL, but an
+ * empty value ("name=") is undefined there: alone it leaves the parameter out, after other values
+ * it drops them too (older versions keep them, as the values as written show). So vmid="" on
+ * prunebackups is no vmid, and propagate="" on an ACL is Proxmox's default.
+ */
+export function receivedParams(params: Params): Params {
+  const out: Params = {};
+  for (const [name, value] of Object.entries(params)) {
+    const items = Array.isArray(value) ? value : [value];
+    const last = items.findLastIndex((item) => scalarText(item) === "");
+    const kept = items.slice(last + 1);
+    if (kept.length === 0) continue;
+    out[name] = Array.isArray(value) ? kept : kept[0]!;
+  }
+  return out;
+}
+
 export function checkFormSize(body: string): void {
   const bytes = Buffer.byteLength(body);
   if (bytes > MAX_FORM_BYTES) {

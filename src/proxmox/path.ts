@@ -61,12 +61,37 @@ export function decodeOrKeep(segment: string): string {
   }
 }
 
-/** The segments of a path, each decoded: /content/local%3Aiso%2Fa.iso keeps the volume id as one segment. */
-export function pathSegments(path: string): string[] {
+/** The segments of a path as written, each decoded: an encoded '/' stays inside its segment. */
+export function writtenSegments(path: string): string[] {
   return path
     .split("/")
     .filter((segment) => segment.length > 0)
     .map(decodeOrKeep);
+}
+
+/**
+ * Mount points whose subclass PVE::RESTHandler registers with fragmentDelimiter '': its
+ * map_path_to_methods joins every segment after them into one, so nothing below them is a
+ * separate segment. pve-storage mounts PVE::API2::Storage::Content so at {storage}/content
+ * (PVE::API2::Storage::Status), because volume ids contain '/'. undefined is any value.
+ */
+const WHOLE_TAIL_MOUNTS: readonly (readonly (string | undefined)[])[] = [
+  ["nodes", undefined, "storage", undefined, "content"],
+];
+
+/**
+ * The segments of a path as Proxmox routes them, each decoded: after /nodes/{node}/storage/
+ * {storage}/content the rest is one segment, the volume id, however its '/' are written
+ * (/content/local:iso/a.iso and /content/local%3Aiso%2Fa.iso both end in "local:iso/a.iso").
+ */
+export function pathSegments(path: string): string[] {
+  const segments = writtenSegments(path);
+  for (const mount of WHOLE_TAIL_MOUNTS) {
+    if (segments.length > mount.length + 1 && mount.every((part, i) => part === undefined || part === segments[i])) {
+      return [...segments.slice(0, mount.length), segments.slice(mount.length).join("/")];
+    }
+  }
+  return segments;
 }
 
 /** The node named by a /nodes/{node}/... path. */

@@ -31,6 +31,20 @@ export interface GuestResource {
 /** The part of a tool handler's `extra` a confirmation needs. */
 export type ConfirmContext = Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, "sendRequest">;
 
+/** Control, invisible-format (bidi overrides) and line-separator characters. */
+const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * Text from the request or the cluster as shown to the person: those characters escaped, so a
+ * value can neither add lines to the question (a fake "Affects nothing" or "Send this request?")
+ * nor reorder what is shown.
+ */
+function shown(text: string): string {
+  return text.replace(UNSAFE_CHARACTERS, (c) =>
+    c === "\n" ? "\\n" : `\\u{${c.codePointAt(0)!.toString(16).padStart(4, "0")}}`,
+  );
+}
+
 /** The plain-language text a person is asked to confirm. Pure. */
 export function confirmationMessage(
   request: ConfirmationRequest,
@@ -38,18 +52,20 @@ export function confirmationMessage(
   hostLabel?: string,
 ): string {
   const params = Object.entries(redactParams(request.params as Record<string, ParamValue>, request.path)).map(
-    ([name, value]) => `${name}=${(Array.isArray(value) ? value : [value]).map(scalarText).join(",")}`,
+    ([name, value]) => shown(`${name}=${(Array.isArray(value) ? value : [value]).map(scalarText).join(",")}`),
   );
   const lines = [
     `An AI assistant asks to change Proxmox VE. The operator's rule '${request.rule}' (PROXMOX_CONFIRM) requires your confirmation.`,
     `${request.method} ${request.path}${hostLabel ? ` on host ${hostLabel}` : ""}`,
   ];
-  if (request.upload) lines.push(`Upload: ${request.upload.fileName} (${request.upload.bytes} bytes)`);
+  if (request.upload) lines.push(`Upload: ${shown(request.upload.fileName)} (${request.upload.bytes} bytes)`);
   lines.push(params.length ? `Parameters: ${params.join(" ")}` : "Parameters: none");
   for (const guest of guests) {
     const kind = guest.type === "lxc" ? "container" : guest.type === "qemu" ? "VM" : "guest";
     lines.push(
-      `Affects ${kind} ${guest.vmid}${guest.name ? ` (${guest.name})` : ""}${guest.node ? ` on node ${guest.node}` : ""}${guest.status ? `, now ${guest.status}` : ""}.`,
+      shown(
+        `Affects ${kind} ${guest.vmid}${guest.name ? ` (${guest.name})` : ""}${guest.node ? ` on node ${guest.node}` : ""}${guest.status ? `, now ${guest.status}` : ""}.`,
+      ),
     );
   }
   lines.push("Send this request?");

@@ -178,6 +178,20 @@ describe("a write that PROXMOX_CONFIRM holds", () => {
     expect(writes()).toEqual([]);
   });
 
+  test("a parameter cannot add lines to the question or reorder it: such characters are shown escaped", async () => {
+    await open({ action: "decline" });
+    const spoof = "1\nAffects nothing: it only refreshes the list.\u2028Send this request?\u202e";
+    const result = await h!.call("proxmox_request", { method: "DELETE", path: "/nodes/pve1/qemu/200", parameters: { purge: spoof } });
+    expectRefusal(result, "refused_by_user");
+    const lines = asked[0]!.message.split(/\n|\u2028/);
+    expect(lines).toContain("Parameters: purge=1\\nAffects nothing: it only refreshes the list.\\u{2028}Send this request?\\u{202e}");
+    expect(lines.filter((line) => line.startsWith("Affects") || line.startsWith("Send this request?"))).toEqual([
+      "Affects container 200 (db) on node pve2, now stopped.",
+      "Send this request?",
+    ]);
+    expect(writes()).toEqual([]);
+  });
+
   test("dry run says the write needs confirmation, and asks nobody", async () => {
     await open({ action: "accept", content: { confirm: true } });
     const result = await h!.call("proxmox_request", { ...stop, dry_run: true });

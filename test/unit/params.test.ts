@@ -9,6 +9,8 @@ import {
   MAX_FORM_BYTES,
   normalizeParameters,
   PROTO_KEY_MARKER,
+  receivedParams,
+  type Params,
 } from "../../src/proxmox/params.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
@@ -106,5 +108,19 @@ describe("names of JavaScript object internals", () => {
   test.skipIf(!haveSharedData("reserved parameter names against the PVE 9.1 schema"))("no Proxmox parameter has one of these names", () => {
     const text = readFileSync(SCHEMA_FILES["9.1"].file, "utf8");
     for (const name of ["__proto__", "constructor", "prototype"]) expect(text).not.toContain(`"${name}"`);
+  });
+});
+
+describe("receivedParams: what pve-http-server's decode_urlencoded makes of encodeParams' output", () => {
+  test.each([
+    [{ vmid: "" }, {}],
+    [{ vmid: 100, all: "" }, { vmid: 100 }],
+    [{ vms: ["101", ""] }, {}],
+    [{ vms: ["", "101"] }, { vms: ["101"] }],
+    [{ vms: ["101", "", "102", "103"] }, { vms: ["102", "103"] }],
+    [{ vms: [] }, {}],
+    [{ flag: false, n: 0, text: " " }, { flag: false, n: 0, text: " " }],
+  ] as [Params, Params][])("%j -> %j", (params, expected) => {
+    expect(receivedParams(params)).toEqual(expected);
   });
 });

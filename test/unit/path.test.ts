@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { LocalRefusal } from "../../src/proxmox/errors.ts";
-import { encodeSegment, serverView, validateApiPath } from "../../src/proxmox/path.ts";
+import { encodeSegment, pathSegments, serverView, validateApiPath, writtenSegments } from "../../src/proxmox/path.ts";
 
 describe("validateApiPath accepts", () => {
   test.each([
@@ -86,5 +86,24 @@ describe("serverView: the path as Proxmox routes it", () => {
     ["/nodes/a/x%2F."],
   ])("an encoded '/' cannot smuggle a dot segment: %s", (path) => {
     expect(() => validateApiPath(path)).toThrow("'.' and '..'");
+  });
+});
+
+describe("pathSegments: the segments as PVE::RESTHandler routes them", () => {
+  test.each([
+    ["/nodes/pve/qemu/100/status/stop", ["nodes", "pve", "qemu", "100", "status", "stop"]],
+    ["/nodes/pve/storage/pbs/content/pbs:backup/vm/100/2025-01-01T00:00:00Z", ["nodes", "pve", "storage", "pbs", "content", "pbs:backup/vm/100/2025-01-01T00:00:00Z"]],
+    ["/nodes/pve/storage/local/content/local:iso%2Fa.iso", ["nodes", "pve", "storage", "local", "content", "local:iso/a.iso"]],
+    ["/nodes/pve/storage/local/content/local%3A100/vm-100-disk-0.qcow2/", ["nodes", "pve", "storage", "local", "content", "local:100/vm-100-disk-0.qcow2"]],
+    ["/nodes/pve/storage/local/content", ["nodes", "pve", "storage", "local", "content"]],
+    ["/nodes/pve/storage/local/prunebackups", ["nodes", "pve", "storage", "local", "prunebackups"]],
+    ["/nodes/pve/storage/local/file-restore/list", ["nodes", "pve", "storage", "local", "file-restore", "list"]],
+    ["/cluster/storage/local/content/a/b", ["cluster", "storage", "local", "content", "a", "b"]],
+  ])("%s", (path, expected) => {
+    expect(pathSegments(path)).toEqual(expected);
+  });
+
+  test("writtenSegments keeps every '/' written as a separator", () => {
+    expect(writtenSegments("/nodes/pve/storage/local/content/local:iso/a.iso")).toEqual(["nodes", "pve", "storage", "local", "content", "local:iso", "a.iso"]);
   });
 });

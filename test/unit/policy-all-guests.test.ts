@@ -2,7 +2,7 @@
 // finds every candidate and makes sure each is either in the table or reviewed with a reason.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { ALL_GUESTS_TABLE, allGuestsAction } from "../../src/policy/all-guests.ts";
+import { ALL_GUESTS_TABLE, allGuestsAction, RETIRED_ALL_GUESTS } from "../../src/policy/all-guests.ts";
 import { guestsTouched } from "../../src/policy/guests.ts";
 import type { HttpMethod } from "../../src/proxmox/client.ts";
 import type { Params } from "../../src/proxmox/params.ts";
@@ -73,6 +73,15 @@ describe("the all-guests table", () => {
     expect(guestsTouched(`/nodes/pve1/tasks/${encodeURIComponent(ceph)}`, {}, "DELETE").guests).toEqual([]);
     const all = "UPID:pve1:00001234:00005678:65A0B0C0:vzdump::root@pam:";
     expect(guestsTouched(`/nodes/pve1/tasks/${encodeURIComponent(all)}`, {}, "DELETE").guests).toEqual([]);
+  });
+
+  test("a task on a guest's volumes names it as <guest>@<storage>", () => {
+    const imgdel = "UPID:pve1:00001234:00005678:65A0B0C0:imgdel:100@local-lvm:root@pam:";
+    expect(guestsTouched(`/nodes/pve1/tasks/${encodeURIComponent(imgdel)}`, {}, "DELETE").guests).toEqual([
+      { vmid: 100, via: `the task ${imgdel} in the path` },
+    ]);
+    const storage = "UPID:pve1:00001234:00005678:65A0B0C0:prunebackups:pbs:root@pam:";
+    expect(guestsTouched(`/nodes/pve1/tasks/${encodeURIComponent(storage)}`, {}, "DELETE").guests).toEqual([]);
   });
 });
 
@@ -147,5 +156,19 @@ describe.skipIf(!haveSharedData("the all-guests table against the PVE 9.1 schema
 
   test("nothing reviewed is stale", () => {
     expect(Object.keys(REVIEWED).filter((c) => !found.includes(c))).toEqual([]);
+  });
+});
+
+describe.skipIf(!haveSharedData("the retired all-guests entries against the PVE 6.4, 7.4 and 8.4 schemas"))("older schemas", () => {
+  const current = new Set(candidates(SCHEMA_FILES["9.1"].file));
+  const older = [...new Set((["6.4", "7.4", "8.4"] as const).flatMap((v) => candidates(SCHEMA_FILES[v].file)))];
+  const retired = new Set(RETIRED_ALL_GUESTS.flatMap((entry) => entry.methods.map((m) => `${m} ${entry.template}`)));
+
+  test("every candidate that 9.1 no longer has is in the retired table or reviewed", () => {
+    expect(older.filter((c) => !current.has(c) && !retired.has(c) && !(c in REVIEWED))).toEqual([]);
+  });
+
+  test("every retired entry is gone from 9.1 and a candidate of an older version", () => {
+    expect([...retired].filter((entry) => current.has(entry) || !older.includes(entry))).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { loadPolicyConfig } from "../../src/policy/config.ts";
-import { firstMatch, parseRules } from "../../src/policy/rules.ts";
+import { firstMatch, parseRules, ruleMatches } from "../../src/policy/rules.ts";
+import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 test("defaults: writes allowed, no protection, no rules, no audit, VLAN guard on", () => {
   expect(loadPolicyConfig({})).toEqual({
@@ -99,6 +100,16 @@ describe("the README's recommended PROXMOX_CONFIRM set", () => {
     ["POST", "/nodes/pve1/status"],
     ["PUT", "/access/acl"],
     ["POST", "/access/users"],
+    ["POST", "/nodes/pve1/qemu/100/remote_migrate"],
+    ["PUT", "/cluster/ha/resources/vm:100"],
+    ["POST", "/cluster/ha/resources/vm:100/relocate"],
+    ["POST", "/nodes/pve1/qemu/100/agent/shutdown"],
+    ["POST", "/nodes/pve1/qemu/100/agent/exec"],
+    ["POST", "/nodes/pve1/qemu/100/agent"],
+    ["PUT", "/nodes/pve1/qemu/100/sendkey"],
+    ["POST", "/nodes/pve1/qemu/100/monitor"],
+    ["POST", "/nodes/pve1/lxc/200/status/suspend"],
+    ["POST", "/nodes/pve1/suspendall"],
   ])("holds %s %s", (method, path) => {
     expect(firstMatch(rules, method, path)).toBeDefined();
   });
@@ -110,4 +121,19 @@ describe("the README's recommended PROXMOX_CONFIRM set", () => {
   ])("lets %s %s through without asking", (method, path) => {
     expect(firstMatch(rules, method, path)).toBeUndefined();
   });
+
+  test.skipIf(!haveSharedData("the recommended rules against the PVE 9.1 schema"))(
+    "every rule names at least one endpoint of the PVE 9.1 schema (no misspelt path)",
+    () => {
+      const text = readFileSync(SCHEMA_FILES["9.1"].file, "utf8");
+      type Node = { path: string; info?: Record<string, unknown>; children?: Node[] };
+      const endpoints: [string, string][] = [];
+      const walk = (node: Node): void => {
+        for (const method of Object.keys(node.info ?? {})) endpoints.push([method, node.path.replace(/\{[^}]+\}/g, "x")]);
+        node.children?.forEach(walk);
+      };
+      (JSON.parse(text.slice(text.indexOf("["), text.lastIndexOf("]") + 1)) as Node[]).forEach(walk);
+      expect(rules.filter((rule) => !endpoints.some(([method, path]) => ruleMatches(rule, method, path))).map((r) => r.text)).toEqual([]);
+    },
+  );
 });

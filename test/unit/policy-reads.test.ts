@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { loadPolicyConfig } from "../../src/policy/config.ts";
 import { PolicyGate } from "../../src/policy/gate.ts";
-import { AGENT_INFO_READS, judgeRead, READ_TABLE } from "../../src/policy/reads.ts";
+import { AGENT_INFO_READS, judgeRead, READ_TABLE, RETIRED_READS } from "../../src/policy/reads.ts";
 import { silentLogger } from "../../src/log.ts";
 import { LocalRefusal } from "../../src/proxmox/errors.ts";
 import type { Params } from "../../src/proxmox/params.ts";
@@ -205,5 +205,21 @@ describe.skipIf(!haveSharedData("the read table against the PVE 9.1 schema"))("t
     expect(READ_TABLE.map((rule) => rule.template).filter((template) => !hit.has(template))).toEqual([]);
     const agentReads = found.filter((p) => /\/agent\//.test(p)).map((p) => p.split("/").pop()!);
     expect(agentReads.filter((c) => !AGENT_INFO_READS.includes(c)).sort()).toEqual(["exec-status", "file-read"]);
+  });
+});
+
+describe.skipIf(!haveSharedData("the retired reads against the PVE 6.4, 7.4 and 8.4 schemas"))("older schemas", () => {
+  const current = new Set(candidates(SCHEMA_FILES["9.1"].file));
+  const older = [...new Set((["6.4", "7.4", "8.4"] as const).flatMap((v) => candidates(SCHEMA_FILES[v].file)))];
+  const concrete = (template: string) => template.replace(/\{vmid\}/g, "100").replace(/\{[^}]+\}/g, "x");
+
+  test("every candidate that 9.1 no longer has is classified", () => {
+    const gone = older.filter((path) => !current.has(path));
+    expect(gone.length).toBeGreaterThan(0);
+    expect(gone.filter((path) => judge(concrete(path), { volume: PBS_100 }) === undefined)).toEqual([]);
+  });
+
+  test("every retired entry is gone from 9.1 and a candidate of an older version", () => {
+    expect(RETIRED_READS.map((rule) => rule.template).filter((t) => current.has(t) || !older.includes(t))).toEqual([]);
   });
 });

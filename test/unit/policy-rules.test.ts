@@ -79,6 +79,34 @@ describe("ruleMatches", () => {
     expect(ruleMatches(parseRules("PROXMOX_DENY", rule)[0]!, method, path)).toBe(expected);
   });
 
+  test.each([
+    ["DELETE /nodes/*/storage/*/content/*", "/nodes/pve1/storage/local/content/local:iso/a.iso", true],
+    ["DELETE /nodes/*/storage/*/content/local:iso%2Fa.iso", "/nodes/pve1/storage/local/content/local:iso/a.iso", true],
+    ["DELETE /nodes/*/storage/*/content/local:iso/*", "/nodes/pve1/storage/local/content/local:iso/a.iso", true],
+    ["DELETE /nodes/*/storage/*/content/local:iso/*", "/nodes/pve1/storage/local/content/local%3Aiso%2Fa.iso", false],
+    ["DELETE /nodes/*/storage/*/content/*/*", "/nodes/pve1/storage/local/content/local%3Aiso%2Fa.iso", false],
+  ])("a volume id is one segment, as Proxmox routes it, or its parts as written: %p with %s -> %p", (rule, path, expected) => {
+    expect(ruleMatches(parseRules("PROXMOX_DENY", rule)[0]!, "DELETE", path)).toBe(expected);
+  });
+
+  test.each([
+    ["* /nodes/pve1/**", "/nodes/localhost/qemu/101/status/stop", true, false],
+    ["* /nodes/localhost/**", "/nodes/pve1/qemu/101/status/stop", true, false],
+    ["* /nodes/pve1/**", "/nodes/pve2/qemu/101/status/stop", false, false],
+    ["* /nodes/*/qemu/localhost/**", "/nodes/pve1/qemu/101/status/stop", false, false],
+    ["* /cluster/ha/resources/vm:101", "/cluster/ha/resources/101", true, false],
+    ["* /cluster/ha/resources/101", "/cluster/ha/resources/ct%3A101", true, false],
+    ["* /cluster/ha/resources/vm:101/migrate", "/cluster/ha/resources/101/migrate", true, false],
+    ["* /cluster/ha/resources/vm:101", "/cluster/ha/resources/vm:1010", false, false],
+    ["* /cluster/ha/resources/vm:101", "/cluster/ha/resources/fence:101", false, false],
+    ["* /cluster/ha/groups/vm:101", "/cluster/ha/groups/101", false, false],
+  ])("another spelling of the same node or HA resource: %p with %s -> refusing %p, admitting %p", (text, path, refusing, admitting) => {
+    const rule = parseRules("PROXMOX_DENY", text)[0]!;
+    expect(ruleMatches(rule, "POST", path, true)).toBe(refusing);
+    expect(ruleMatches(rule, "POST", path)).toBe(admitting);
+    expect(firstMatch([rule], "POST", path, true) !== undefined).toBe(refusing);
+  });
+
   test("firstMatch returns the first rule that matches", () => {
     const rules = parseRules("PROXMOX_DENY", "PUT /a/**, POST /a/*, * /a/b");
     expect(firstMatch(rules, "POST", "/a/b")?.text).toBe("POST /a/*");
