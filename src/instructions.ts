@@ -10,3 +10,12 @@ How to work:
 - Errors carry the HTTP status, Proxmox's message and hints at the next step: read them before retrying, and do not repeat a write that may already have been applied.
 - A refusal with a code such as refused_read_only, refused_protected_guest, refused_rule or refused_vlan is the operator's local policy: the write was not sent. Tell the user; do not try to get around it.
 - Local files (proxmox_upload, proxmox_download) must be inside the operator's PROXMOX_FILE_ROOTS.`;
+
+const LOCAL_FILES = "- Local files (proxmox_upload, proxmox_download) must be inside";
+const SERVER_FILES =
+  "- Files of proxmox_upload and proxmox_download are on the machine running this server, not the user's, and must be inside";
+
+/** Over HTTP the client runs elsewhere: the files the file tools name are on this server's machine. */
+export function serverInstructions(transport: "stdio" | "http" = "stdio"): string {
+  return transport === "http" ? SERVER_INSTRUCTIONS.replace(LOCAL_FILES, SERVER_FILES) : SERVER_INSTRUCTIONS;
+}

@@ -1,5 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { SERVER_INSTRUCTIONS } from "./instructions.ts";
+import { serverInstructions } from "./instructions.ts";
 import type { ServerDeps } from "./tools/deps.ts";
 import { registerDescribeEndpointTool } from "./tools/describe-endpoint.ts";
 import { registerDownloadTool } from "./tools/download.ts";
@@ -16,7 +16,7 @@ export type { ServerDeps };
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } },
+    { instructions: serverInstructions(deps.transport), capabilities: { tools: {} } },
   );
   registerGetTool(server, deps);
   // Every tool that can send anything but GET to Proxmox is registered inside this block and

@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { resultPayload, type ProxmoxClient } from "../proxmox/client.ts";
+import { resultPayload, type CallerIdentity, type ProxmoxClient } from "../proxmox/client.ts";
 import { LocalRefusal, ProxmoxHttpError } from "../proxmox/errors.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
 import { validateApiPath } from "../proxmox/path.ts";
@@ -15,6 +15,7 @@ export interface UploadRequest {
   filePath: unknown;
   parameters: unknown;
   signal?: AbortSignal | undefined;
+  caller?: CallerIdentity | undefined;
 }
 
 interface SendState {
@@ -85,6 +86,7 @@ export async function uploadFile(
     try {
       result = await client.upload({
         tool: "proxmox_upload",
+        caller: request.caller,
         path,
         query: framing.query,
         body: { stream, length: framing.length, contentType: framing.contentType },

@@ -56,6 +56,8 @@ export type AuditResult = "ok" | "failed" | "refused";
 
 export interface AuditEntry {
   time: string;
+  /** HTTP mode: the label of the client's token. */
+  client?: string;
   tool: string;
   method: string;
   path: string;
@@ -76,6 +78,7 @@ export function auditLine(intent: WriteIntent, outcome: WriteOutcome, time: Date
     secretValues(intent.params, intent.path).reduce((out, secret) => out.split(secret).join(REDACTED), text);
   const entry: AuditEntry = {
     time: time.toISOString(),
+    ...(intent.caller ? { client: intent.caller.label } : {}),
     tool: intent.tool,
     method: intent.method,
     path: intent.path,
@@ -90,6 +93,14 @@ export function auditLine(intent: WriteIntent, outcome: WriteOutcome, time: Date
     },
   };
   return JSON.stringify(redactDeep(entry, redact));
+}
+
+/** HTTP mode: one stderr line per write and refusal, naming the client (never parameters or the token). */
+export function clientLogLine(intent: WriteIntent, outcome: WriteOutcome): string | undefined {
+  if (!intent.caller) return undefined;
+  const result = resultOf(outcome);
+  const detail = outcome.refusal ?? (outcome.status !== undefined ? String(outcome.status) : undefined);
+  return `client ${intent.caller.label}: ${intent.tool} ${intent.method} ${intent.path} ${result}${detail ? ` (${detail})` : ""}`;
 }
 
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);

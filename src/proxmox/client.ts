@@ -16,9 +16,17 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export const MAX_RESPONSE_BYTES = 512 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/** Who a call is made for in HTTP mode: the label of the client's token (stdio has none). */
+export interface CallerIdentity {
+  label: string;
+  /** The token is marked read-only: writes are refused as in read-only mode. */
+  readOnly: boolean;
+}
+
 /** A write as the policy gate and the audit trail see it. */
 export interface WriteIntent {
   tool: string;
+  caller?: CallerIdentity;
   method: HttpMethod;
   /** The validated path, relative to /api2/json. */
   path: string;
@@ -45,6 +53,7 @@ export interface WriteGate {
 export interface ApiCall {
   /** The MCP tool on whose behalf the call is made (audit trail). */
   tool: string;
+  caller?: CallerIdentity | undefined;
   method: HttpMethod;
   path: string;
   params?: Params;
@@ -74,6 +83,7 @@ export interface StreamCall {
 /** A POST whose body is streamed from a file (uploads). */
 export interface UploadCall {
   tool: string;
+  caller?: CallerIdentity | undefined;
   path: string;
   /** Query-string parameters. */
   query?: Params;
@@ -112,6 +122,10 @@ interface SendRequest {
   body: string | Readable | undefined;
   contentType: string | undefined;
   contentLength?: number | undefined;
+}
+
+function callerOf(call: { caller?: CallerIdentity | undefined }): { caller?: CallerIdentity } {
+  return call.caller ? { caller: call.caller } : {};
 }
 
 /** The JSON envelope as Proxmox sent it, or the text body. */
@@ -159,7 +173,7 @@ export class ProxmoxClient {
     const hasBody = call.method === "POST" || call.method === "PUT";
     if (hasBody) checkFormSize(encoded);
     return this.perform(
-      { tool: call.tool, method: call.method, path, params },
+      { tool: call.tool, ...callerOf(call), method: call.method, path, params },
       {
         method: call.method,
         path,
@@ -182,6 +196,7 @@ export class ProxmoxClient {
     return this.perform(
       {
         tool: call.tool,
+        ...callerOf(call),
         method: "POST",
         path,
         params: call.upload.params,
@@ -268,6 +283,12 @@ export class ProxmoxClient {
         throw new LocalRefusal(
           "refused_read_only",
           `${intent.method} ${intent.path} refused: this server runs with PROXMOX_READ_ONLY=true, so only GET requests reach Proxmox. Ask the operator to turn read-only mode off if the change is intended.`,
+        );
+      }
+      if (intent.caller?.readOnly) {
+        throw new LocalRefusal(
+          "refused_read_only",
+          `${intent.method} ${intent.path} refused: the client ${intent.caller.label} uses a token marked read-only in PROXMOX_MCP_TOKENS_FILE, so only GET requests reach Proxmox. Ask the operator for a token that may write if the change is intended.`,
         );
       }
       await this.gate?.authorize(intent, this, signal);

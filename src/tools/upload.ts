@@ -8,12 +8,15 @@ import { failureResult, okResult } from "./result.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
+  // Over HTTP the client is elsewhere: say whose disk the file comes from.
+  const remote = deps.transport === "http";
   server.registerTool(
     "proxmox_upload",
     {
-      title: "Upload a local file to a Proxmox storage",
-      description:
-        "Send a local file (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished; pass wait=true to get the copy's outcome.",
+      title: remote
+        ? "Upload a file from the server's machine to a Proxmox storage"
+        : "Upload a local file to a Proxmox storage",
+      description: `Send a ${remote ? "file on the machine running this server (not the client's)" : "local file"} (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished; pass wait=true to get the copy's outcome.`,
       inputSchema: {
         path: z.string().describe("Upload endpoint relative to /api2/json, e.g. /nodes/pve1/storage/local/upload"),
         file_path: z.string().describe("Absolute path of a regular file inside PROXMOX_FILE_ROOTS"),
@@ -31,6 +34,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
           filePath: file_path,
           parameters,
           signal: extra.signal,
+          caller: deps.caller,
         });
         return okResult(
           await addTaskOutcome(deps, client, payload, { wait, wait_timeout_s }, "proxmox_upload", extra.signal),
