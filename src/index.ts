@@ -9,6 +9,8 @@ import { createPolicyGate } from "./policy/gate.ts";
 import { ProxmoxClient } from "./proxmox/client.ts";
 import { createRedactor } from "./proxmox/redact.ts";
 import { createServer } from "./server.ts";
+import { transportMode } from "./transport/http-config.ts";
+import { loadHttpSettings, serveHttp, type HttpSettings } from "./transport/http-service.ts";
 
 function exitOnConfigError<T>(build: () => T): T {
   try {
@@ -29,12 +31,15 @@ function fatal(error: unknown, redact: (text: string) => string = (text) => text
 
 async function main(): Promise<void> {
   const config = exitOnConfigError(() => loadConfig(process.env));
+  const http = exitOnConfigError(() =>
+    transportMode(process.argv.slice(2), process.env) === "http" ? loadHttpSettings(process.env) : undefined,
+  );
   // The client's own redactor, built before the client because the gate it receives needs it.
   const redact = createRedactor(config.connection.tokenId, config.connection.tokenSecret);
-  await start(config, redact).catch((error: unknown) => fatal(error, redact));
+  await start(config, redact, http).catch((error: unknown) => fatal(error, redact));
 }
 
-async function start(config: Config, redact: (text: string) => string): Promise<void> {
+async function start(config: Config, redact: (text: string) => string, http?: HttpSettings): Promise<void> {
   await assertRealUndici();
   const log = stderrLogger(redact);
   const readOnly = config.policy.readOnly;
@@ -42,7 +47,16 @@ async function start(config: Config, redact: (text: string) => string): Promise<
   const client = new ProxmoxClient({ connection: config.connection, readOnly, gate });
   const files = config.files ? new FileAccess(config.files) : undefined;
   const catalog = new CatalogLoader({ config: config.catalog, connection: config.connection, log });
-  const server = createServer({ client, readOnly, log, files, catalog });
+  const deps = { client, readOnly, log, files, catalog };
+  const closeShared = async () => {
+    files?.removeUnfinished();
+    await client.close();
+    await catalog.close();
+  };
+  if (http) {
+    return serveHttp({ settings: http, deps, log, upstream: `Proxmox at ${config.connection.origin}`, closeShared });
+  }
+  const server = createServer(deps);
   const transport = new StdioServerTransport();
 
   let closing = false;
@@ -50,9 +64,7 @@ async function start(config: Config, redact: (text: string) => string): Promise<
     if (closing) return;
     closing = true;
     await server.close().catch(() => undefined);
-    files?.removeUnfinished();
-    await client.close();
-    await catalog.close();
+    await closeShared();
     process.exit(0);
   };
   process.stdin.on("end", shutdown);
