@@ -72,11 +72,16 @@ export function sessionDeps(shared: ServerDeps, client: ClientToken): ServerDeps
   };
 }
 
-function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }), {
+function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}, code = -32000): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
     status,
     headers: { "content-type": "application/json", ...headers },
   });
+}
+
+/** As the SDK answers it: the client must initialize a new session. */
+function sessionNotFound(): Response {
+  return jsonRpcError(404, "Session not found", {}, -32001);
 }
 
 /** No detail: whether the header was missing, malformed or wrong is not said. */
@@ -197,13 +202,7 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     try {
       body = JSON.parse(text);
     } catch {
-      return new Response(
-        JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null }),
-        {
-          status: 400,
-          headers: { "content-type": "application/json" },
-        },
-      );
+      return jsonRpcError(400, "Parse error: Invalid JSON", {}, -32700);
     }
     const messages: unknown[] = Array.isArray(body) ? body : [body];
     const sessionId = req.headers.get("mcp-session-id");
@@ -236,7 +235,7 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     }
 
     const session = sessions.find(sessionId, client);
-    if (!session) return jsonRpcError(404, "Session not found");
+    if (!session) return sessionNotFound();
     const requests = messages.filter(isJSONRPCRequest).map((message) => message.id);
     if (draining && requests.length > 0) return shuttingDown();
     if (session.inFlight.size + requests.length > limits.maxRequestsPerSession) {
@@ -296,22 +295,11 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
     if (draining && req.method !== "DELETE") return shuttingDown();
     if (req.method === "GET" || req.method === "DELETE") {
       const sessionId = req.headers.get("mcp-session-id");
-      const session = sessionId === null ? undefined : sessions.find(sessionId, client);
-      if (!session) {
-        return jsonRpcError(
-          sessionId === null ? 400 : 404,
-          sessionId === null ? "Bad Request: Mcp-Session-Id header is required" : "Session not found",
-        );
-      }
-      return serve(session, req, server);
+      if (sessionId === null) return jsonRpcError(400, "Bad Request: Mcp-Session-Id header is required");
+      const session = sessions.find(sessionId, client);
+      return session ? serve(session, req, server) : sessionNotFound();
     }
-    return new Response(
-      JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null }),
-      {
-        status: 405,
-        headers: { allow: "GET, POST, DELETE", "content-type": "application/json" },
-      },
-    );
+    return jsonRpcError(405, "Method Not Allowed", { allow: "GET, POST, DELETE" });
   }
 
   const server = Bun.serve({
