@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { installFileRoutes, type FileRoutes } from "../fake/upload.ts";
-import { connectHttp, spawnHttpServer, waitFor, writeTokensFile } from "../support/http.ts";
+import { connectHttp, initializeBody, spawnHttpServer, waitFor, writeTokensFile } from "../support/http.ts";
 import { cleanEnv, ensureBuilt, DIST, ROOT, runToExit } from "../support/stdio.ts";
 
 let fake: FakeProxmox;
@@ -116,8 +116,25 @@ describe("SIGTERM", () => {
     expect(await server.line(/draining/)).toContain(
       "SIGTERM: draining: no new requests; 1 call in flight get up to 30 s",
     );
-    // nobody new gets in
-    await expect(fetch(new URL("/healthz", server.url))).rejects.toThrow();
+    // nobody new gets in: the listener is closed, and a request on a connection still open gets 503
+    const health = await fetch(new URL("/healthz", server.url)).then(
+      (response) => response.status,
+      () => "refused",
+    );
+    expect(["refused", 503]).toContain(health);
+    const opening = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${tokens.tokens.alice}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: initializeBody(),
+    }).then(
+      (response) => response.status,
+      () => "refused",
+    );
+    expect(["refused", 503]).toContain(opening);
     release();
     const result = await call;
     expect(result.structuredContent).toEqual({ data: { finished: true } });

@@ -108,6 +108,34 @@ describe("cancellation and closing", () => {
   });
 });
 
+describe("draining", () => {
+  test("a call in flight finishes; then its session is closed", async () => {
+    const h = await start();
+    const held = heldRoute("/nodes/{node}/status");
+    const session = await h.connect("alice");
+    const call = session.call("proxmox_get", { path: "/nodes/pve1/status" });
+    await waitFor(() => fake.apiRequests().length === 1, 5_000, "the call at the fake");
+    const drained = h.http.drain();
+    held.release();
+    expect((await call).structuredContent).toEqual({ data: { held: true } });
+    expect(await drained).toBe(true);
+    expect(h.http.sessions.size).toBe(0);
+    expect(h.log.lines.some((l) => l.endsWith("closed (server shutting down)"))).toBe(true);
+  });
+
+  test("a call still running after the drain time is cancelled", async () => {
+    const h = await start({ limits: { drainMs: 100 } });
+    heldRoute("/nodes/{node}/status");
+    const session = await h.connect("alice");
+    const call = session.call("proxmox_get", { path: "/nodes/pve1/status" }).catch((error: unknown) => error);
+    await waitFor(() => fake.apiRequests().length === 1, 5_000, "the call at the fake");
+    expect(await h.http.drain()).toBe(false);
+    await waitFor(() => fake.apiRequests()[0]!.abandoned === true, 5_000, "the Proxmox request to be aborted");
+    await session.close();
+    await call;
+  });
+});
+
 describe("calls as on stdio", () => {
   test("a write with wait=true returns the finished task", async () => {
     const h = await start();
