@@ -48,18 +48,35 @@ async function openSessions(url: URL, token: string, count: number): Promise<Htt
   return sessions;
 }
 
-/** RSS growth of `pid` per session for `count` more idle sessions, after the heap settles. */
+/** Ends the sessions (DELETE) and closes their clients. */
+function closeAll(sessions: HttpSession[]): Promise<unknown> {
+  return Promise.all(
+    sessions.splice(0).map(async (s) => {
+      await s.transport.terminateSession().catch(() => undefined);
+      await s.close().catch(() => undefined);
+    }),
+  );
+}
+
+/**
+ * RSS growth of a fresh server process per idle session: `count` sessions after a few warm-up
+ * ones, then all are closed. Each open session holds a server stream, and Bun's fetch sends at
+ * most 256 requests at once (BUN_CONFIG_MAX_HTTP_REQUESTS), so one server is measured at a time.
+ */
 async function perSession(
   pid: number,
   url: URL,
   token: string,
   count: number,
-): Promise<{ kib: number; sessions: HttpSession[] }> {
+): Promise<{ kib: number; rssMiB: number }> {
+  const sessions = await openSessions(url, token, 5);
   await Bun.sleep(1000);
   const before = rssKiB(pid);
-  const sessions = await openSessions(url, token, count);
+  sessions.push(...(await openSessions(url, token, count)));
   await Bun.sleep(1000);
-  return { kib: (rssKiB(pid) - before) / count, sessions };
+  const after = rssKiB(pid);
+  await closeAll(sessions);
+  return { kib: (after - before) / count, rssMiB: after / 1024 };
 }
 
 async function main(): Promise<void> {
@@ -80,22 +97,31 @@ async function main(): Promise<void> {
   );
   const minimalProcess = await spawnAnnounced<{ url: string }>("bench/http-minimal-server.ts", cleanEnv(info.env));
   const minimal = { ...minimalProcess, url: new URL(minimalProcess.info.url) };
+  // Memory first, on fresh processes.
+  const httpIdle = await perSession(http.proc.pid, http.url, token, IDLE_SESSIONS);
+  const minimalIdle = await perSession(minimal.pid, minimal.url, "unused", IDLE_SESSIONS);
   const stdio = await connectStdio(cleanEnv(info.env));
   const direct = directGet(info);
   const maxClients = Math.max(...CONCURRENCY);
   const httpSessions = await openSessions(http.url, token, maxClients);
   const minimalSessions = await openSessions(minimal.url, "unused", maxClients);
   const clientsOf = (sessions: HttpSession[], n: number): Client[] => sessions.slice(0, n).map((s) => s.client);
-  const idle: HttpSession[] = [];
 
   try {
     const names = ["direct", "stdio", "http", "minimal"];
-    const callsFor = (n: number): Call[] => [
-      direct.call,
-      mcpGet(stdio.client),
-      mcpGet(clientsOf(httpSessions, n)),
-      mcpGet(clientsOf(minimalSessions, n)),
-    ];
+    const named =
+      (name: string, call: Call): Call =>
+      (worker) =>
+        call(worker).catch((error: unknown) => {
+          throw new Error(`${name}, worker ${worker}: ${(error as Error).message}`);
+        });
+    const callsFor = (n: number): Call[] =>
+      [
+        direct.call,
+        mcpGet(stdio.client),
+        mcpGet(clientsOf(httpSessions, n)),
+        mcpGet(clientsOf(minimalSessions, n)),
+      ].map((call, i) => named(names[i]!, call));
     await run(callsFor(10), WARMUP, 10, 2);
     const lines = [
       `proxmox_get /version: ${CALLS} calls per mode and row after ${WARMUP} warm-up calls each; bun ${Bun.version}, ${navigator.hardwareConcurrency} cpus`,
@@ -117,20 +143,17 @@ async function main(): Promise<void> {
         `${label.padEnd(18)}http-stdio ${ms(h.median - st.median).padEnd(12)}(http over direct: ${ms(h.median - d.median)})`,
       );
     }
-    const httpIdle = await perSession(http.proc.pid, http.url, token, IDLE_SESSIONS);
-    idle.push(...httpIdle.sessions);
-    const minimalIdle = await perSession(minimal.pid, minimal.url, "unused", IDLE_SESSIONS);
-    idle.push(...minimalIdle.sessions);
     lines.push(
       "",
-      `RSS per idle session (${IDLE_SESSIONS} more sessions, each initialized with its server stream open):`,
-      `  proxmox-ve-mcp --http  ${httpIdle.kib.toFixed(1)} KiB   (RSS now ${(rssKiB(http.proc.pid) / 1024).toFixed(1)} MiB)`,
-      `  minimal SDK server     ${minimalIdle.kib.toFixed(1)} KiB   (RSS now ${(rssKiB(minimal.pid) / 1024).toFixed(1)} MiB)`,
+      `RSS per idle session (fresh process, ${IDLE_SESSIONS} sessions after 5, each initialized with its server stream open):`,
+      `  proxmox-ve-mcp --http  ${httpIdle.kib.toFixed(1)} KiB   (RSS then ${httpIdle.rssMiB.toFixed(1)} MiB)`,
+      `  minimal SDK server     ${minimalIdle.kib.toFixed(1)} KiB   (RSS then ${minimalIdle.rssMiB.toFixed(1)} MiB)`,
     );
     load.push(`load average at end: ${uptime()}`);
     process.stdout.write(`${[...lines, "", ...load].join("\n")}\n`);
   } finally {
-    await Promise.all([...httpSessions, ...minimalSessions, ...idle].map((s) => s.close().catch(() => undefined)));
+    await closeAll(httpSessions);
+    await closeAll(minimalSessions);
     await stdio.close();
     await direct.close();
     http.proc.kill("SIGTERM");

@@ -62,11 +62,13 @@ export function serveHttp(options: HttpServiceOptions): void {
     log.info(
       `${signal}: draining: no new requests; ${inFlight} call${inFlight === 1 ? "" : "s"} in flight get up to ${config.limits.drainMs / 1000} s`,
     );
-    const settled = await http.drain();
-    if (!settled) log.warn("calls still running after the drain time were cancelled");
-    await options.closeShared();
-    log.info("stopped");
-    process.exit(0);
+    try {
+      if (!(await http.drain())) log.warn("calls still running after the drain time were cancelled");
+    } finally {
+      await options.closeShared();
+      log.info("stopped");
+      process.exit(0);
+    }
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
