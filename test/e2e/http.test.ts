@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { installFileRoutes, type FileRoutes } from "../fake/upload.ts";
 import { connectHttp, initializeBody, spawnHttpServer, waitFor, writeTokensFile } from "../support/http.ts";
@@ -25,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.stop();
   rmSync(base, { recursive: true, force: true });
+  rmSync(dirname(tokens.path), { recursive: true, force: true });
 });
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
