@@ -47,7 +47,7 @@ afterAll(async () => {
 
 async function runScenario(scenario: string): Promise<{ code: number; output: string }> {
   const proc = Bun.spawn(
-    [process.execPath, CLI, "server", "--url", `http://localhost:${proxy.port}/mcp`, "--scenario", scenario],
+    [process.execPath, CLI, "server", "--url", `http://127.0.0.1:${proxy.port}/mcp`, "--scenario", scenario],
     {
       cwd: ROOT,
       stdin: "ignore",

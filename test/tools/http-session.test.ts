@@ -178,7 +178,7 @@ describe("authentication", () => {
     expect((await session.client.listTools()).tools.length).toBe(6);
   });
 
-  test("a valid token does not keep an open session alive for a request without it", async () => {
+  test("a request inside an open session still needs the token", async () => {
     const h = await start();
     const session = await h.connect("alice");
     const response = await h.fetch({
