@@ -1,9 +1,10 @@
 // MCP over Streamable HTTP (issue 15): Bun's HTTP server in front of the SDK's Streamable HTTP
 // server transport (the web-standard one, which the SDK's Node wrapper also delegates to), one
 // MCP server per session from createServer(deps). What runs before the SDK sees a request, in
-// this order: /healthz, the Host/Origin allow-list (403), the path, the failed-authentication
-// limit (429), the bearer token (401), the drain state (503), the body limit (413), the session
-// (404), the sessions limit (503) and the per-session limit of requests in flight (429).
+// this order: /healthz (no checks), the Host/Origin allow-list (403), the path (404), the
+// failed-authentication limit (429), the bearer token (401); then for POST the body limit (413),
+// and either the sessions limit (503) for an initialize request or the session (404) and its
+// limit of requests in flight (429); while draining, new sessions and requests get 503.
 import type { Server } from "bun";
 import {
   isInitializeRequest,
