@@ -23,29 +23,39 @@ export interface FakeInfo {
   authorization: string;
 }
 
-/** Spawns a bench fake (`script` under bench/, with `args`) and waits for its announcement. */
-export async function spawnFake(
+/**
+ * Starts a bench script (a path under the repository) in its own process and reads the JSON
+ * line it prints first (its address); closing its stdin stops it.
+ */
+export async function spawnAnnounced<T>(
   script: string,
-  args: string[] = [],
-): Promise<{ info: FakeInfo; stop(): Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, script), ...args], {
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<{ info: T; pid: number; stop(): Promise<void> }> {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", script), ...(options.args ?? [])], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "inherit",
+    ...(options.env ? { env: options.env } : {}),
   });
   const reader = proc.stdout.getReader();
   let text = "";
   while (!text.includes("\n")) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`bench/${script} exited before printing its address`);
+    if (done) throw new Error(`${script} exited before printing its address`);
     text += new TextDecoder().decode(value);
   }
   reader.releaseLock();
   return {
-    info: JSON.parse(text.slice(0, text.indexOf("\n"))) as FakeInfo,
+    info: JSON.parse(text.slice(0, text.indexOf("\n"))) as T,
+    pid: proc.pid,
     stop: async () => {
       await proc.stdin.end();
       await proc.exited;
     },
   };
+}
+
+/** Spawns a bench fake (`script` under bench/, with `args`) and waits for its announcement. */
+export function spawnFake(script: string, args: string[] = []) {
+  return spawnAnnounced<FakeInfo>(`bench/${script}`, { args });
 }

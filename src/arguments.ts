@@ -1,10 +1,11 @@
 // The command line. Settings come from the environment; the only arguments are --version,
-// --help, and directories for file transfer. Directories are accepted as arguments because an
+// --help, --http (the same as PROXMOX_MCP_TRANSPORT=http), and directories for file transfer. Directories are accepted as arguments because an
 // MCP Bundle's client can pass a multiple-directory choice only as separate arguments (it
 // expands an array inside `args`, never inside an `env` string).
 import { delimiter } from "node:path";
 import { FILE_ROOTS_VARIABLE } from "./files/config.ts";
 import { ConfigError, type Env } from "./settings.ts";
+import { TRANSPORT_VARIABLE } from "./transport/http-config.ts";
 
 export type Invocation = { kind: "serve"; env: Env } | { kind: "version" } | { kind: "help" };
 
@@ -17,13 +18,18 @@ const ARGUMENTS = "arguments";
  */
 export function parseArguments(args: readonly string[], env: Env): Invocation {
   const roots: string[] = [];
+  let http = false;
   for (const arg of args) {
     if (arg === "--version" || arg === "-v") return { kind: "version" };
     if (arg === "--help" || arg === "-h") return { kind: "help" };
+    if (arg === "--http") {
+      http = true;
+      continue;
+    }
     if (arg.startsWith("-")) {
       throw new ConfigError(
         ARGUMENTS,
-        `unknown option ${arg}; expected --version, --help, or directories for file transfer`,
+        `unknown option ${arg}; expected --version, --help, --http, or directories for file transfer`,
       );
     }
     if (arg.trim() === "") continue;
@@ -35,7 +41,8 @@ export function parseArguments(args: readonly string[], env: Env): Invocation {
     }
     roots.push(arg);
   }
-  if (roots.length === 0) return { kind: "serve", env };
+  const settings = http ? { ...env, [TRANSPORT_VARIABLE]: "http" } : env;
+  if (roots.length === 0) return { kind: "serve", env: settings };
   const fromEnv = env[FILE_ROOTS_VARIABLE];
   if (fromEnv !== undefined && fromEnv.trim() !== "") {
     throw new ConfigError(
@@ -43,16 +50,18 @@ export function parseArguments(args: readonly string[], env: Env): Invocation {
       `directories were given both as arguments and in ${FILE_ROOTS_VARIABLE}; name them in one place only`,
     );
   }
-  return { kind: "serve", env: { ...env, [FILE_ROOTS_VARIABLE]: roots.join(delimiter) } };
+  return { kind: "serve", env: { ...settings, [FILE_ROOTS_VARIABLE]: roots.join(delimiter) } };
 }
 
 export function usage(name: string, version: string): string {
   return `${name} ${version}: an MCP server for the Proxmox VE API, spoken over stdin/stdout.
 An MCP client starts it; it is not interactive.
 
-Usage: ${name} [DIRECTORY...]
+Usage: ${name} [--http] [DIRECTORY...]
   DIRECTORY       directories proxmox_upload and proxmox_download may use
                   (the same as ${FILE_ROOTS_VARIABLE})
+  --http          serve MCP over Streamable HTTP instead of stdio
+                  (the same as ${TRANSPORT_VARIABLE}=http; the README says how)
   -v, --version   print the version
   -h, --help      print this text
 

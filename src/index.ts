@@ -7,6 +7,8 @@ import { buildHosts, configRedactor } from "./hosts/build.ts";
 import { assertRealUndici } from "./http/undici.ts";
 import { stderrLogger } from "./log.ts";
 import { createServer, SERVER_NAME, SERVER_VERSION } from "./server.ts";
+import { transportMode } from "./transport/http-config.ts";
+import { loadHttpSettings, serveHttp, type HttpSettings } from "./transport/http-service.ts";
 
 function exitOnConfigError<T>(build: () => T): T {
   try {
@@ -33,13 +35,15 @@ async function main(): Promise<void> {
     process.stdout.write(invocation.kind === "version" ? `${SERVER_VERSION}\n` : usage(SERVER_NAME, SERVER_VERSION));
     process.exit(0);
   }
-  const config = exitOnConfigError(() => loadConfig(invocation.env));
+  const { env } = invocation;
+  const config = exitOnConfigError(() => loadConfig(env));
+  const http = exitOnConfigError(() => (transportMode(env) === "http" ? loadHttpSettings(env) : undefined));
   // Every host's token, removed from every log line and fatal error, before anything is built.
   const redact = configRedactor(config);
-  await start(config, redact).catch((error: unknown) => fatal(error, redact));
+  await start(config, redact, http).catch((error: unknown) => fatal(error, redact));
 }
 
-async function start(config: Config, redact: (text: string) => string): Promise<void> {
+async function start(config: Config, redact: (text: string) => string, http?: HttpSettings): Promise<void> {
   await assertRealUndici();
   const log = stderrLogger(redact);
   const hosts = exitOnConfigError(() => buildHosts(config, log));
@@ -48,7 +52,16 @@ async function start(config: Config, redact: (text: string) => string): Promise<
     rules: config.policy.confirm.map((rule) => rule.text),
     timeoutMs: config.policy.confirmTimeoutS * 1000,
   };
-  const server = createServer({ hosts, log, files, confirmation });
+  const deps = { hosts, log, files, confirmation };
+  const closeShared = async () => {
+    files?.removeUnfinished();
+    await hosts.close();
+  };
+  if (hosts.multi) void hosts.learnVersions(log);
+  if (http) {
+    return serveHttp({ settings: http, deps, log, upstream: `Proxmox at ${hosts.describe()}`, closeShared });
+  }
+  const server = createServer(deps);
   const transport = new StdioServerTransport();
 
   let closing = false;
@@ -56,8 +69,7 @@ async function start(config: Config, redact: (text: string) => string): Promise<
     if (closing) return;
     closing = true;
     await server.close().catch(() => undefined);
-    files?.removeUnfinished();
-    await hosts.close();
+    await closeShared();
     process.exit(0);
   };
   process.stdin.on("end", shutdown);
@@ -67,7 +79,6 @@ async function start(config: Config, redact: (text: string) => string): Promise<
 
   await server.connect(transport);
   log.info(`connected over stdio; Proxmox at ${hosts.describe()}`);
-  if (hosts.multi) void hosts.learnVersions(log);
 }
 
 main().catch((error: unknown) => fatal(error));

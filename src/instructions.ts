@@ -11,6 +11,10 @@ const HOW_TO_WORK = `How to work:
 - A refusal with a code such as refused_read_only, refused_protected_guest, refused_rule or refused_vlan is the operator's local policy: the write was not sent. Tell the user; do not try to get around it.
 - Local files (proxmox_upload, proxmox_download) must be inside the operator's PROXMOX_FILE_ROOTS.`;
 
+const LOCAL_FILES = "- Local files (proxmox_upload, proxmox_download) must be inside";
+const SERVER_FILES =
+  "- Files of proxmox_upload and proxmox_download are on the machine running this server, not the user's, and must be inside";
+
 const SINGLE_HOST = "This server reaches the whole Proxmox VE HTTP API of one cluster with an API token.";
 
 /** The line that says which writes wait for a person's yes (PROXMOX_CONFIRM). */
@@ -23,13 +27,16 @@ export interface InstructionOptions {
   hosts?: readonly HostSummary[] | undefined;
   /** PROXMOX_CONFIRM's rules, as the operator wrote them. */
   confirmRules?: readonly string[] | undefined;
+  /** "http": the client runs elsewhere, so the file tools' paths are on this server's machine. */
+  transport?: "stdio" | "http" | undefined;
 }
 
 /** The text the model gets at initialize. */
 export function serverInstructions(options: InstructionOptions = {}): string {
   const intro = options.hosts ? multiHostIntro(options.hosts) : SINGLE_HOST;
   const rules = options.confirmRules ?? [];
-  return `${intro}\n\n${HOW_TO_WORK}${rules.length ? confirmationLine(rules) : ""}`;
+  const howToWork = options.transport === "http" ? HOW_TO_WORK.replace(LOCAL_FILES, SERVER_FILES) : HOW_TO_WORK;
+  return `${intro}\n\n${howToWork}${rules.length ? confirmationLine(rules) : ""}`;
 }
 
 export const SERVER_INSTRUCTIONS = serverInstructions();

@@ -22,6 +22,7 @@ export function createServer(deps: ServerDeps): McpServer {
       instructions: serverInstructions({
         hosts: deps.hosts.multi ? deps.hosts.summaries() : undefined,
         confirmRules: deps.confirmation?.rules,
+        transport: deps.transport,
       }),
       capabilities: { tools: {} },
     },
@@ -30,8 +31,9 @@ export function createServer(deps: ServerDeps): McpServer {
   // Every tool that can send anything but GET to Proxmox is registered inside this block and
   // nowhere else: in read-only mode a model cannot call what it cannot see (and the client
   // refuses non-GET as a second wall). Reading tools (get, download, catalog) stay outside.
-  // With several hosts they are registered when any host accepts writes, offering only those.
-  if (deps.hosts.anyWritable) {
+  // With several hosts they are registered when any host accepts writes, offering only those;
+  // an HTTP client whose token is marked read-only gets none.
+  if (deps.hosts.anyWritable && !deps.caller?.readOnly) {
     registerRequestTool(server, deps);
     registerUploadTool(server, deps);
   }

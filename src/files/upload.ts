@@ -1,7 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { Confirm } from "../proxmox/confirm.ts";
-import { resultPayload, type ProxmoxClient } from "../proxmox/client.ts";
+import { resultPayload, type CallerIdentity, type ProxmoxClient } from "../proxmox/client.ts";
 import { LocalRefusal, ProxmoxHttpError } from "../proxmox/errors.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
 import { validateApiPath } from "../proxmox/path.ts";
@@ -18,6 +18,7 @@ export interface UploadRequest {
   signal?: AbortSignal | undefined;
   /** Asks a person when PROXMOX_CONFIRM holds the upload. */
   confirm?: Confirm | undefined;
+  caller?: CallerIdentity | undefined;
 }
 
 interface SendState {
@@ -88,6 +89,7 @@ export async function uploadFile(
     try {
       result = await client.upload({
         tool: "proxmox_upload",
+        caller: request.caller,
         path,
         query: framing.query,
         body: { stream, length: framing.length, contentType: framing.contentType },

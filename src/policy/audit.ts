@@ -58,6 +58,8 @@ export interface AuditEntry {
   time: string;
   /** The PROXMOX_HOSTS label of the host written to (several hosts only). */
   host?: string;
+  /** HTTP mode: the label of the client's token. */
+  client?: string;
   tool: string;
   method: string;
   path: string;
@@ -85,6 +87,7 @@ export function auditLine(
   const entry: AuditEntry = {
     time: time.toISOString(),
     ...(host !== undefined ? { host } : {}),
+    ...(intent.caller ? { client: intent.caller.label } : {}),
     tool: intent.tool,
     method: intent.method,
     path: intent.path,
@@ -100,6 +103,14 @@ export function auditLine(
     },
   };
   return JSON.stringify(redactDeep(entry, redact));
+}
+
+/** HTTP mode: one stderr line per write and refusal, naming the client (never parameters or the token). */
+export function clientLogLine(intent: WriteIntent, outcome: WriteOutcome): string | undefined {
+  if (!intent.caller) return undefined;
+  const result = resultOf(outcome);
+  const detail = outcome.refusal ?? (outcome.status !== undefined ? String(outcome.status) : undefined);
+  return `client ${intent.caller.label}: ${intent.tool} ${intent.method} ${intent.path} ${result}${detail ? ` (${detail})` : ""}`;
 }
 
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);

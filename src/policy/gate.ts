@@ -12,7 +12,7 @@ import { LocalRefusal } from "../proxmox/errors.ts";
 import { receivedParams, type ParamValue, type Params } from "../proxmox/params.ts";
 import { hasEncodedSlash, pathSegments, serverView, validateApiPath } from "../proxmox/path.ts";
 import type { Redactor } from "../proxmox/redact.ts";
-import { AuditFile, auditLine } from "./audit.ts";
+import { AuditFile, auditLine, clientLogLine } from "./audit.ts";
 import type { PolicyConfig } from "./config.ts";
 import { guestsTouched, type GuestTouch, type Touches } from "./guests.ts";
 import { loadProtection, type ProtectedGuest, type Protection } from "./protected.ts";
@@ -274,6 +274,8 @@ export class PolicyGate implements WriteGate {
   }
 
   record(intent: WriteIntent, outcome: WriteOutcome): void {
+    const clientLine = clientLogLine(intent, outcome);
+    if (clientLine) this.log.info(clientLine);
     if (!this.audit) return;
     try {
       this.audit.append(auditLine(intent, outcome, this.now(), this.redact, this.host));

@@ -17,9 +17,17 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export const MAX_RESPONSE_BYTES = 512 * 1024;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/** Who a call is made for in HTTP mode: the label of the client's token (stdio has none). */
+export interface CallerIdentity {
+  label: string;
+  /** The token is marked read-only: writes are refused as in read-only mode. */
+  readOnly: boolean;
+}
+
 /** A write as the policy gate and the audit trail see it. */
 export interface WriteIntent {
   tool: string;
+  caller?: CallerIdentity;
   method: HttpMethod;
   /** The validated path, relative to /api2/json. */
   path: string;
@@ -73,6 +81,7 @@ export interface CallPreview {
 export interface ApiCall {
   /** The MCP tool on whose behalf the call is made (audit trail). */
   tool: string;
+  caller?: CallerIdentity | undefined;
   method: HttpMethod;
   path: string;
   params?: Params;
@@ -104,6 +113,7 @@ export interface StreamCall {
 /** A POST whose body is streamed from a file (uploads). */
 export interface UploadCall {
   tool: string;
+  caller?: CallerIdentity | undefined;
   path: string;
   /** Query-string parameters. */
   query?: Params;
@@ -145,6 +155,10 @@ interface SendRequest {
   body: string | Readable | undefined;
   contentType: string | undefined;
   contentLength?: number | undefined;
+}
+
+function callerOf(call: { caller?: CallerIdentity | undefined }): { caller?: CallerIdentity } {
+  return call.caller ? { caller: call.caller } : {};
 }
 
 /** The JSON envelope as Proxmox sent it, or the text body. */
@@ -232,7 +246,7 @@ export class ProxmoxClient {
     const hasBody = call.method === "POST" || call.method === "PUT";
     if (hasBody) checkFormSize(encoded);
     return {
-      intent: { tool: call.tool, method: call.method, path, params },
+      intent: { tool: call.tool, ...callerOf(call), method: call.method, path, params },
       request: {
         method: call.method,
         path,
@@ -253,6 +267,7 @@ export class ProxmoxClient {
     return this.perform(
       {
         tool: call.tool,
+        ...callerOf(call),
         method: "POST",
         path,
         params: call.upload.params,
@@ -365,10 +380,17 @@ export class ProxmoxClient {
   }
 
   private checkReadOnly(intent: WriteIntent): void {
-    if (this.readOnly && intent.method !== "GET") {
+    if (intent.method === "GET") return;
+    if (this.readOnly) {
       throw new LocalRefusal(
         "refused_read_only",
         `${intent.method} ${intent.path} refused: this server runs with PROXMOX_READ_ONLY=true, so only GET requests reach Proxmox. Ask the operator to turn read-only mode off if the change is intended.`,
+      );
+    }
+    if (intent.caller?.readOnly) {
+      throw new LocalRefusal(
+        "refused_read_only",
+        `${intent.method} ${intent.path} refused: the client ${intent.caller.label} uses a token marked read-only in PROXMOX_MCP_TOKENS_FILE, so only GET requests reach Proxmox. Ask the operator for a token that may write if the change is intended.`,
       );
     }
   }

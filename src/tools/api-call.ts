@@ -131,7 +131,7 @@ export async function runApiCall(
       call.path,
       normalizeParameters(call.parameters),
     );
-    const result = await client.call({ ...call, params: prepared.params });
+    const result = await client.call({ ...call, caller: deps.caller, params: prepared.params });
     const payload = resultPayload(result);
     if (prepared.warnings.length) payload.warnings = prepared.warnings;
     return okResult(await addTaskOutcome(deps, client, payload, wait, call.tool, call.signal));

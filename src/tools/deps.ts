@@ -1,6 +1,7 @@
 import type { FileAccess } from "../files/resolver.ts";
 import type { HostRegistry } from "../hosts/registry.ts";
 import type { Logger } from "../log.ts";
+import type { CallerIdentity } from "../proxmox/client.ts";
 import type { PollingOptions } from "../tasks/wait.ts";
 
 /** Everything a server needs, built from configuration by the caller. */
@@ -18,4 +19,8 @@ export interface ServerDeps {
   confirmation?: { rules: string[]; timeoutMs: number } | undefined;
   /** How often a waited-for task is polled; tests shorten it. */
   taskPolling?: PollingOptions;
+  /** HTTP mode: the client this session serves (its token's label), put on every write for the audit trail. */
+  caller?: CallerIdentity | undefined;
+  /** "http": the client runs elsewhere, so the file tools say their paths are on this server's machine. */
+  transport?: "stdio" | "http";
 }

@@ -9,12 +9,13 @@ import { failureResult, okResult } from "./result.ts";
 import { parametersArg, pathArg } from "./schemas.ts";
 
 export function registerDownloadTool(server: McpServer, deps: ServerDeps): void {
+  // Over HTTP the client is elsewhere: say whose disk the file lands on.
+  const remote = deps.transport === "http";
   server.registerTool(
     "proxmox_download",
     {
-      title: "Save a Proxmox API answer to a local file",
-      description:
-        'GET any Proxmox VE API path and write the answer, whatever its size or type, to a new local file inside the directories the operator allowed with PROXMOX_FILE_ROOTS: a task log (parameters {"download": 1}), a file-restore download, an RRD graph, the node journal, or a JSON answer too large to return. Never overwrites: the destination must not exist and its directory must. Returns the path, bytes written, content type and sha256.',
+      title: remote ? "Save a Proxmox API answer to a file on the server" : "Save a Proxmox API answer to a local file",
+      description: `GET any Proxmox VE API path and write the answer, whatever its size or type, to a new ${remote ? "file on the machine running this server (not the client's)" : "local file"} inside the directories the operator allowed with PROXMOX_FILE_ROOTS: a task log (parameters {"download": 1}), a file-restore download, an RRD graph, the node journal, or a JSON answer too large to return. Never overwrites: the destination must not exist and its directory must. Returns the path, bytes written, content type and sha256.`,
       inputSchema: {
         ...hostArg(deps.hosts),
         path: pathArg,

@@ -11,12 +11,15 @@ import { progressFor } from "./progress.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
+  // Over HTTP the client is elsewhere: say whose disk the file comes from.
+  const remote = deps.transport === "http";
   server.registerTool(
     "proxmox_upload",
     {
-      title: "Upload a local file to a Proxmox storage",
-      description:
-        "Send a local file (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished; pass wait=true to get the copy's outcome.",
+      title: remote
+        ? "Upload a file from the server's machine to a Proxmox storage"
+        : "Upload a local file to a Proxmox storage",
+      description: `Send a ${remote ? "file on the machine running this server (not the client's)" : "local file"} (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished; pass wait=true to get the copy's outcome.`,
       inputSchema: {
         ...hostArg(deps.hosts, true),
         path: z.string().describe("Upload endpoint relative to /api2/json, e.g. /nodes/pve1/storage/local/upload"),
@@ -37,6 +40,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
           parameters,
           signal: extra.signal,
           confirm: confirmFor(server, deps, host, extra),
+          caller: deps.caller,
         });
         return okResult(
           await addTaskOutcome(

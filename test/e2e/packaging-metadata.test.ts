@@ -261,9 +261,10 @@ describe("server.json for the MCP registry", () => {
     }
   });
 
-  test("lists every setting the server reads; the three required, only the secret marked secret", () => {
+  test("lists every setting the stdio server reads; the three required, only the secret marked secret", () => {
     const vars = npm!.environmentVariables;
-    expect(vars.map((v) => v.name).sort()).toEqual(SETTINGS);
+    // The entry describes the stdio transport; PROXMOX_MCP_* configure HTTP mode (README, "Run it as a service").
+    expect(vars.map((v) => v.name).sort()).toEqual(SETTINGS.filter((name) => !name.startsWith("PROXMOX_MCP_")));
     expect(vars.filter((v) => v.isRequired).map((v) => v.name)).toEqual([
       "PROXMOX_URL",
       "PROXMOX_TOKEN_ID",

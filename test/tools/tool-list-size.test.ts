@@ -15,10 +15,12 @@ afterAll(async () => {
 });
 
 test.each([
-  ["read-write", false],
-  ["read-only", true],
-])("the %s tools/list answer stays under 8 KiB", async (_mode, readOnly) => {
-  const h = await connectHarness(fake, { client: { readOnly }, deps: { readOnly } });
+  ["read-write", false, "stdio"],
+  ["read-only", true, "stdio"],
+  // over HTTP the file tools say whose machine their paths are on
+  ["HTTP read-write", false, "http"],
+] as const)("the %s tools/list answer stays under 8 KiB", async (_mode, readOnly, transport) => {
+  const h = await connectHarness(fake, { client: { readOnly }, deps: { readOnly, transport } });
   try {
     const result = await h.client.listTools();
     const answer = JSON.stringify({ jsonrpc: "2.0", id: 1, result });

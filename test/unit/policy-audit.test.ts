@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../../src/config.ts";
-import { AuditFile, auditLine, isSecretName, REDACTED, redactParams } from "../../src/policy/audit.ts";
+import { AuditFile, auditLine, clientLogLine, isSecretName, REDACTED, redactParams } from "../../src/policy/audit.ts";
 import type { WriteIntent } from "../../src/proxmox/client.ts";
 import { createRedactor } from "../../src/proxmox/redact.ts";
 
@@ -88,6 +88,24 @@ describe("auditLine", () => {
   test("uploads are described by name and size", () => {
     const upload: WriteIntent = { ...intent, method: "POST", path: "/nodes/pve1/storage/local/upload", params: { content: "iso" }, upload: { fileName: "a.iso", bytes: 5 } };
     expect(JSON.parse(auditLine(upload, { status: 200 }, time, redact)).upload).toEqual({ fileName: "a.iso", bytes: 5 });
+  });
+
+  test("over HTTP the client's label comes right after the time; stdio lines have no client", () => {
+    const fromAlice: WriteIntent = { ...intent, caller: { label: "alice", readOnly: false } };
+    const line = auditLine(fromAlice, { status: 200 }, time, redact);
+    expect(Object.keys(JSON.parse(line)).slice(0, 3)).toEqual(["time", "client", "tool"]);
+    expect(JSON.parse(line).client).toBe("alice");
+    expect(JSON.parse(auditLine(intent, { status: 200 }, time, redact))).not.toHaveProperty("client");
+  });
+
+  test.each([
+    [{ status: 200 }, "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config ok (200)"],
+    [{ status: 500, error: "boom" }, "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config failed (500)"],
+    [{ error: "connection refused" }, "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config failed"],
+    [{ refusal: "refused_rule", error: "x" }, "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config refused (refused_rule)"],
+  ])("the stderr line for %j names the client and no parameter", (outcome, text) => {
+    expect(clientLogLine({ ...intent, caller: { label: "alice", readOnly: false } }, outcome)).toBe(text);
+    expect(clientLogLine(intent, outcome)).toBeUndefined();
   });
 
   test("the token never appears, whatever the parameters hold", () => {
