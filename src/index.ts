@@ -3,7 +3,6 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CatalogLoader } from "./catalog/loader.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { FileAccess } from "./files/resolver.ts";
-import { assertRealUndici } from "./http/undici.ts";
 import { stderrLogger } from "./log.ts";
 import { createPolicyGate } from "./policy/gate.ts";
 import { ProxmoxClient } from "./proxmox/client.ts";
@@ -35,7 +34,6 @@ async function main(): Promise<void> {
 }
 
 async function start(config: Config, redact: (text: string) => string): Promise<void> {
-  await assertRealUndici();
   const log = stderrLogger(redact);
   const readOnly = config.policy.readOnly;
   const gate = exitOnConfigError(() => createPolicyGate({ policy: config.policy, log, redact }));
