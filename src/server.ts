@@ -1,4 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { SERVER_INSTRUCTIONS } from "./instructions.ts";
 import type { ServerDeps } from "./tools/deps.ts";
 import { registerDescribeEndpointTool } from "./tools/describe-endpoint.ts";
@@ -13,10 +15,19 @@ export const SERVER_VERSION = "0.1.0";
 
 export type { ServerDeps };
 
+/**
+ * The SDK's default validator, built on first use: a server needs it only to check answers to
+ * elicitation requests, which this one never sends, and building Ajv costs every start ~15 ms.
+ */
+function lazyJsonSchemaValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} }, jsonSchemaValidator: lazyJsonSchemaValidator() },
   );
   registerGetTool(server, deps);
   // Every tool that can send anything but GET to Proxmox is registered inside this block and
