@@ -8,7 +8,7 @@
 //   bun bench/startup.ts [--runs 20] [--also name=path/to/other-build.js ...] [--no-source]
 //
 // --also alternates further builds of this server with the rest (how the build flags were chosen).
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cleanEnv, DIST, ensureBuilt, ROOT } from "../test/support/stdio.ts";
@@ -41,6 +41,8 @@ interface Target {
 interface Sample {
   wallMs: number;
   cpuMs: number;
+  /** Peak resident memory (VmHWM) at the tools/list answer. */
+  peakMiB: number;
 }
 
 function buildFloor(): void {
@@ -96,13 +98,15 @@ async function startOnce(target: Target): Promise<Sample> {
   send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
   const list = await answer(2);
   const wallMs = performance.now() - started;
+  const status = readFileSync(`/proc/${proc.pid}/status`, "utf8");
+  const peakMiB = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
   proc.kill("SIGKILL");
   await proc.exited;
   const tools = (list.result as { tools?: unknown[] } | undefined)?.tools?.length ?? 0;
   if (tools !== target.tools) throw new Error(`${target.name} listed ${tools} tools, expected ${target.tools}`);
   const usage = proc.resourceUsage();
   if (!usage) throw new Error("no resource usage for an exited process");
-  return { wallMs, cpuMs: Number(usage.cpuTime.total) / 1000 };
+  return { wallMs, cpuMs: Number(usage.cpuTime.total) / 1000, peakMiB };
 }
 
 function median(values: number[]): number {
@@ -139,9 +143,10 @@ async function main(): Promise<void> {
     }),
     { name: "floor", args: [FLOOR], tools: 1 },
   ];
-  console.log(
-    `Bun ${Bun.version}; dist/index.js ${(statSync(DIST).size / 1e6).toFixed(2)} MB, floor ${(statSync(FLOOR).size / 1e6).toFixed(2)} MB`,
-  );
+  const dist = readdirSync(join(ROOT, "dist"))
+    .map((file) => `${file} ${(statSync(join(ROOT, "dist", file)).size / 1e6).toFixed(2)} MB`)
+    .join(", ");
+  console.log(`Bun ${Bun.version}; dist: ${dist}; floor ${(statSync(FLOOR).size / 1e6).toFixed(2)} MB`);
   console.log(`load average before: ${load()}`);
 
   // One untimed round: the first start of each pays for reading its files into the page cache.
@@ -158,14 +163,14 @@ async function main(): Promise<void> {
   const floorWall = median(floor.map((s) => s.wallMs));
   const floorCpu = median(floor.map((s) => s.cpuMs));
   console.log(`\nmedian of ${RUNS} cold starts to a completed tools/list (quartiles in brackets)`);
-  console.log("| entry | wall ms | CPU ms | wall / floor | CPU / floor |");
-  console.log("|---|---|---|---|---|");
+  console.log("| entry | wall ms | CPU ms | wall / floor | CPU / floor | peak RSS MiB |");
+  console.log("|---|---|---|---|---|---|");
   for (const target of targets) {
     const list = samples.get(target.name)!;
     const wall = median(list.map((s) => s.wallMs));
     const cpu = median(list.map((s) => s.cpuMs));
     console.log(
-      `| ${target.name} | ${wall.toFixed(0)} (${quartiles(list.map((s) => s.wallMs))}) | ${cpu.toFixed(0)} (${quartiles(list.map((s) => s.cpuMs))}) | ${(wall / floorWall).toFixed(2)} | ${(cpu / floorCpu).toFixed(2)} |`,
+      `| ${target.name} | ${wall.toFixed(0)} (${quartiles(list.map((s) => s.wallMs))}) | ${cpu.toFixed(0)} (${quartiles(list.map((s) => s.cpuMs))}) | ${(wall / floorWall).toFixed(2)} | ${(cpu / floorCpu).toFixed(2)} | ${median(list.map((s) => s.peakMiB)).toFixed(0)} |`,
     );
   }
   console.log(`\nload average after: ${load()}`);
