@@ -5,19 +5,23 @@
 // the tools/list answer (initialize answered first, as a client does); it is then killed, and its
 // CPU (user + system, all threads) is read from the kernel's accounting. Prints medians.
 //
-//   bun bench/startup.ts [--runs 20] [--also name=path/to/other-build.js ...] [--no-source]
+//   bun bench/startup.ts [--runs 20] [--also name=path/to/other-build.js ...] [--no-source] [--first-call]
 //
 // --also alternates further builds of this server with the rest (how the build flags were chosen).
+// --first-call then starts each of ours again, against the loopback fake in its own process, and
+// times the first proxmox_get /version after tools/list: what is loaded on first use is paid there.
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cleanEnv, DIST, ensureBuilt, ROOT } from "../test/support/stdio.ts";
+import { startFakeProcess } from "./fake-process.ts";
 
 const { values } = parseArgs({
   options: {
     runs: { type: "string", default: "20" },
     also: { type: "string", multiple: true, default: [] },
     "no-source": { type: "boolean", default: false },
+    "first-call": { type: "boolean", default: false },
   },
 });
 const RUNS = Number(values.runs);
@@ -43,6 +47,8 @@ interface Sample {
   cpuMs: number;
   /** Peak resident memory (VmHWM) at the tools/list answer. */
   peakMiB: number;
+  /** With a first call: from sending proxmox_get /version to its answer. */
+  firstCallMs?: number;
 }
 
 function buildFloor(): void {
@@ -54,11 +60,11 @@ function buildFloor(): void {
   if (result.exitCode !== 0) throw new Error(`building the floor failed: ${result.stderr.toString()}`);
 }
 
-async function startOnce(target: Target): Promise<Sample> {
+async function startOnce(target: Target, env: Record<string, string> = ENV, firstCall = false): Promise<Sample> {
   const started = performance.now();
   const proc = Bun.spawn([process.execPath, ...target.args], {
     cwd: ROOT,
-    env: ENV,
+    env,
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
@@ -100,13 +106,26 @@ async function startOnce(target: Target): Promise<Sample> {
   const wallMs = performance.now() - started;
   const status = readFileSync(`/proc/${proc.pid}/status`, "utf8");
   const peakMiB = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
+  let firstCallMs: number | undefined;
+  if (firstCall) {
+    const sent = performance.now();
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "proxmox_get", arguments: { path: "/version" } },
+    });
+    const result = (await answer(3)).result as { isError?: boolean; content?: { text?: string }[] } | undefined;
+    firstCallMs = performance.now() - sent;
+    if (!result || result.isError) throw new Error(`${target.name}: proxmox_get failed: ${result?.content?.[0]?.text}`);
+  }
   proc.kill("SIGKILL");
   await proc.exited;
   const tools = (list.result as { tools?: unknown[] } | undefined)?.tools?.length ?? 0;
   if (tools !== target.tools) throw new Error(`${target.name} listed ${tools} tools, expected ${target.tools}`);
   const usage = proc.resourceUsage();
   if (!usage) throw new Error("no resource usage for an exited process");
-  return { wallMs, cpuMs: Number(usage.cpuTime.total) / 1000, peakMiB };
+  return { wallMs, cpuMs: Number(usage.cpuTime.total) / 1000, peakMiB, ...(firstCall ? { firstCallMs } : {}) };
 }
 
 function median(values: number[]): number {
@@ -118,7 +137,8 @@ function median(values: number[]): number {
 function quartiles(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-  return `${at(0.25).toFixed(0)}–${at(0.75).toFixed(0)}`;
+  const digits = at(0.75) < 100 ? 1 : 0;
+  return `${at(0.25).toFixed(digits)}–${at(0.75).toFixed(digits)}`;
 }
 
 function load(): string {
@@ -173,7 +193,33 @@ async function main(): Promise<void> {
       `| ${target.name} | ${wall.toFixed(0)} (${quartiles(list.map((s) => s.wallMs))}) | ${cpu.toFixed(0)} (${quartiles(list.map((s) => s.cpuMs))}) | ${(wall / floorWall).toFixed(2)} | ${(cpu / floorCpu).toFixed(2)} | ${median(list.map((s) => s.peakMiB)).toFixed(0)} |`,
     );
   }
+  if (values["first-call"]) await firstCalls(targets.filter((t) => t.name !== "floor"));
   console.log(`\nload average after: ${load()}`);
+}
+
+/** Each of ours again, now against the fake: how long the first proxmox_get takes. */
+async function firstCalls(targets: Target[]): Promise<void> {
+  const fake = await startFakeProcess();
+  try {
+    const env = cleanEnv(fake.info.env);
+    for (const target of targets) await startOnce(target, env, true);
+    const times = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+    for (let round = 0; round < RUNS; round++) {
+      for (let i = 0; i < targets.length; i++) {
+        const target = targets[(round + i) % targets.length]!;
+        times.get(target.name)!.push((await startOnce(target, env, true)).firstCallMs!);
+      }
+    }
+    console.log(`\nfirst proxmox_get /version after tools/list, median of ${RUNS} fresh processes (quartiles)`);
+    console.log("| entry | first call ms |");
+    console.log("|---|---|");
+    for (const target of targets) {
+      const list = times.get(target.name)!;
+      console.log(`| ${target.name} | ${median(list).toFixed(1)} (${quartiles(list)}) |`);
+    }
+  } finally {
+    await fake.stop();
+  }
 }
 
 await main();
