@@ -17,7 +17,8 @@ export type { ServerDeps };
 
 /**
  * The SDK's default validator, built on first use: a server needs it only to check answers to
- * elicitation requests, which this one never sends, and building Ajv costs every start ~15 ms.
+ * elicitation requests, which this one never sends, and building Ajv with its formats is a
+ * measurable part of every start (docs/performance.md, Startup).
  */
 function lazyJsonSchemaValidator(): jsonSchemaValidator {
   let ajv: AjvJsonSchemaValidator | undefined;

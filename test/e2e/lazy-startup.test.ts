@@ -2,14 +2,15 @@
 // process has evaluated is read from its own heap (test/e2e/heap-probe.ts): method and property
 // names that exist only once a module has run. A started server has evaluated neither the HTML
 // parser nor undici; a catalog load from a viewer page brings the parser, the first Proxmox
-// request brings undici's Agent and request, and the rest of undici never loads.
+// request brings undici's Agent and request, and the rest of undici never loads, nor does the
+// SDK build its Ajv validator.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { apidata, MINI_API, VIEWER_CODE } from "../support/catalog.ts";
-import { cleanEnv, connectStdio, ensureBuilt, type StdioSession } from "../support/stdio.ts";
+import { cleanEnv, connectStdio, ensureBuilt, ROOT, type StdioSession } from "../support/stdio.ts";
 
 // Names that survive minification: methods and object keys, not local variables.
 const HTML_PARSER = [
@@ -19,11 +20,12 @@ const HTML_PARSER = [
 const UNDICI_AGENT = [
   "kHTTP2Session", // undici/lib/core/symbols.js, which every dispatcher needs
 ];
-const UNDICI_REST = [
+const NEVER = [
   "setGlobalDispatcher", // undici/index.js itself
   "enableNetConnect", // its MockAgent
+  "_compilations", // an Ajv instance: the SDK server's validator, only for elicitation answers
 ];
-const ALL = [...HTML_PARSER, ...UNDICI_AGENT, ...UNDICI_REST];
+const ALL = [...HTML_PARSER, ...UNDICI_AGENT, ...NEVER];
 
 let fake: FakeProxmox;
 let dir: string;
@@ -52,7 +54,7 @@ afterAll(async () => {
 });
 
 describe("dist/index.js loads the HTML parser and undici on first use", () => {
-  test("not at startup; the parser with a viewer page, undici's Agent with the first request, the rest of undici never", async () => {
+  test("not at startup; the parser with a viewer page, undici's Agent with the first request, the rest of undici and Ajv never", async () => {
     const env = cleanEnv({
       ...fake.env({ PROXMOX_SCHEMA_URL: join(dir, "index.html") }),
       HEAP_PROBE_FILE: probeFile(),
@@ -75,6 +77,20 @@ describe("dist/index.js loads the HTML parser and undici on first use", () => {
     expect(presentNow()).toEqual([...HTML_PARSER, ...UNDICI_AGENT]);
   }, 30_000); // a heap snapshot per response: seconds on a busy machine
 });
+
+test("each marker name appears once its module has run, and not before (in a fresh process)", () => {
+  const script = `
+    const names = () => new Set(Bun.generateHeapSnapshot().edgeNames);
+    const markers = ${JSON.stringify(ALL)};
+    const before = names();
+    const kept = [require("cheerio/slim").load("<p>x</p>"), require("undici/index.js"), new (require("ajv").default)()];
+    const after = names();
+    console.log(JSON.stringify({ before: markers.filter((n) => before.has(n)), after: markers.filter((n) => after.has(n)), kept: kept.length }));
+  `;
+  const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  expect(run.stderr.toString()).toBe("");
+  expect(JSON.parse(run.stdout.toString())).toEqual({ before: [], after: ALL, kept: 3 });
+}, 30_000);
 
 describe("undici's internal entry points (src/http/undici.ts)", () => {
   test("are the Agent and request that undici's index.js exports in the installed version, not Bun's stand-in", () => {
