@@ -3,8 +3,8 @@
 // `rejectUnauthorized`; explicit file paths load the real package.
 //
 // Only what this server uses is loaded, and only when the first request is made: undici's
-// index.js also evaluates fetch, WebSocket, caches, mocks, proxy agents and more, which cost
-// every start more CPU than the whole MCP SDK. The files below are the ones index.js itself
+// index.js also evaluates fetch, WebSocket, caches, mocks, proxy agents and more, a large share
+// of every start (docs/performance.md, Startup). The files below are the ones index.js itself
 // exports as Agent and request in the pinned version (test/e2e/lazy-startup.test.ts checks that).
 import { EventEmitter } from "node:events";
 import type { Agent as UndiciAgent, Dispatcher } from "undici/index.js";
