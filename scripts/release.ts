@@ -1,5 +1,6 @@
-// `bun run release [TARGET...]`: builds dist/index.js, then into release/ the npm tarball, one
-// single-file executable per platform (`bun build --compile` of that same bundle), one MCP
+// `bun run release [TARGET...]`: builds dist/, then into release/ the npm tarball, one
+// single-file executable per platform (`bun build --compile --minify --bytecode` of the same
+// sources, src/index.ts, as scripts/build.ts builds them), one MCP
 // Bundle per platform (`mcpb pack`), SHA256SUMS, and BUILD.json (what it was built from).
 // Without targets it builds all five; CI builds only linux-x64. Bun fetches the runtimes of
 // other platforms from the npm registry on first use.
@@ -76,7 +77,8 @@ function main(): void {
   const targets = parseTargets(process.argv.slice(2));
   const version = packageVersion();
   run("bun run build", [process.execPath, "run", "build"]);
-  const dist = join(ROOT, "dist/index.js");
+  // the bundle the launcher dist/index.js runs: what BUILD.json ties the release to
+  const dist = join(ROOT, "dist/proxmox-ve-mcp.js");
 
   rmSync(RELEASE_DIR, { recursive: true, force: true });
   mkdirSync(RELEASE_DIR);
@@ -89,8 +91,11 @@ function main(): void {
       process.execPath,
       "build",
       "--compile",
+      "--minify",
+      "--bytecode",
       `--target=${TARGETS[target].bun}`,
-      dist,
+      // from the sources, built the way dist/ is: the launcher dist/index.js cannot be bundled again
+      join(ROOT, "src/index.ts"),
       "--outfile",
       executable,
     ]);

@@ -4,7 +4,6 @@ import { parseArguments, usage } from "./arguments.ts";
 import { ConfigError, ConfigProblems, loadConfig, type Config } from "./config.ts";
 import { FileAccess } from "./files/resolver.ts";
 import { buildHosts, configRedactor } from "./hosts/build.ts";
-import { assertRealUndici } from "./http/undici.ts";
 import { stderrLogger } from "./log.ts";
 import { createServer, SERVER_NAME, SERVER_VERSION } from "./server.ts";
 import { transportMode } from "./transport/http-config.ts";
@@ -44,7 +43,6 @@ async function main(): Promise<void> {
 }
 
 async function start(config: Config, redact: (text: string) => string, http?: HttpSettings): Promise<void> {
-  await assertRealUndici();
   const log = stderrLogger(redact);
   const hosts = exitOnConfigError(() => buildHosts(config, log));
   const files = config.files ? new FileAccess(config.files) : undefined;

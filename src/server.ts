@@ -1,4 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 // The one place the version lives is package.json; the bundler inlines only this field.
 import { version } from "../package.json" with { type: "json" };
 import { serverInstructions } from "./instructions.ts";
@@ -15,6 +17,17 @@ export const SERVER_VERSION: string = version;
 
 export type { ServerDeps };
 
+/**
+ * The SDK's default validator, built on first use: a server needs it only to check answers to
+ * elicitInput(), which this one does not call (a confirmation goes through the tool call's own
+ * sendRequest, checked against the SDK's result schema: tools/confirm.ts), and building Ajv with
+ * its formats is a measurable part of every start (docs/performance.md, Startup).
+ */
+function lazyJsonSchemaValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
@@ -25,6 +38,7 @@ export function createServer(deps: ServerDeps): McpServer {
         transport: deps.transport,
       }),
       capabilities: { tools: {} },
+      jsonSchemaValidator: lazyJsonSchemaValidator(),
     },
   );
   registerGetTool(server, deps);

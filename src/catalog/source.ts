@@ -1,7 +1,6 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { load } from "cheerio";
 import { firstHeader, request, type Dispatcher } from "../http/undici.ts";
 import { discard, readCapped } from "../http/body.ts";
 import { describeErrorChain } from "../proxmox/transport-errors.ts";
@@ -129,6 +128,9 @@ export function looksLikeHtml(fetched: Fetched): boolean {
 
 /** The src of the page's apidoc.js script (the viewer loads the schema with a plain script tag). */
 export function findApidocScript(html: string): string | undefined {
+  // Loaded here, not at startup: only a viewer page needs an HTML parser. The slim build is
+  // htmlparser2 alone, without parse5 and the encoding sniffers the full cheerio pulls in.
+  const { load } = require("cheerio/slim") as typeof import("cheerio/slim");
   const $ = load(html);
   const sources = $("script[src]")
     .map((_, el) => $(el).attr("src") ?? "")

@@ -49,7 +49,7 @@ afterAll(async () => {
 
 test("the server reports package.json's version (imported at build time)", () => {
   expect(SERVER_VERSION).toBe(pkg.version);
-  const bundle = readFileSync(join(ROOT, "dist/index.js"), "utf8");
+  const bundle = readFileSync(join(ROOT, "dist/proxmox-ve-mcp.js"), "utf8");
   expect(bundle).not.toContain('"devDependencies"');
 });
 

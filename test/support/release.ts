@@ -16,7 +16,10 @@ import {
   type TargetName,
 } from "../../scripts/release-targets.ts";
 import type { FakeProxmox } from "../fake/pve-fake.ts";
-import { DIST, ensureBuilt } from "./stdio.ts";
+import { ensureBuilt, ROOT } from "./stdio.ts";
+
+/** The bundle dist/index.js launches; a release records which one it was built beside. */
+const BUNDLE = join(ROOT, "dist/proxmox-ve-mcp.js");
 
 /** proxmox_get /version answers the fake's version, and the fake saw exactly that GET with the token. */
 export async function expectGetVersion(session: CommandSession, fake: FakeProxmox): Promise<void> {
@@ -88,8 +91,8 @@ export function releaseBuild(target: TargetName): ReleaseBuild | undefined {
     problem = `release/ has no ${target} build`;
   } else {
     const info = JSON.parse(readFileSync(infoFile, "utf8")) as { version: string; dist_sha256: string };
-    if (info.dist_sha256 !== sha256(DIST) || info.version !== packageVersion()) {
-      problem = `release/ was built from another dist/index.js`;
+    if (info.dist_sha256 !== sha256(BUNDLE) || info.version !== packageVersion()) {
+      problem = `release/ was built from another dist/proxmox-ve-mcp.js`;
     }
   }
   if (problem === undefined) return { executable, bundle };

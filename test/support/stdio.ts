@@ -16,7 +16,7 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Runs `bun run build` when dist/index.js is missing or older than src/ or the dependency pins. */
+/** Runs `bun run build` when dist/index.js is missing or older than src/, the build script or the dependency pins. */
 export function ensureBuilt(): void {
   let built = 0;
   try {
@@ -26,7 +26,7 @@ export function ensureBuilt(): void {
   }
   const inputs = Math.max(
     newestMtime(join(ROOT, "src")),
-    ...["package.json", "bun.lock"].map((f) => statSync(join(ROOT, f)).mtimeMs),
+    ...["package.json", "bun.lock", "scripts/build.ts"].map((f) => statSync(join(ROOT, f)).mtimeMs),
   );
   if (built >= inputs) return;
   const result = Bun.spawnSync([process.execPath, "run", "build"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
