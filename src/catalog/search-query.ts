@@ -1,0 +1,330 @@
+// Query analysis: the words of a query as weighted concepts (phrases, joined and split words,
+// synonyms), the method its verbs ask for, which guest and which scope it is about.
+import { stem } from "./stem.ts";
+import {
+  GROUP_METHOD_HINTS,
+  METHOD_HINTS,
+  NOUN_VERBS,
+  PHRASAL_VERBS,
+  SHORT_WORDS,
+  type MethodName,
+} from "./synonyms.ts";
+import { STOPWORDS, words } from "./text.ts";
+import type { SearchIndex } from "./search-index.ts";
+import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
+
+export const EQUIVALENT_WEIGHT = 0.8;
+const RELATED_WEIGHT = 0.45;
+const MODIFIER_WEIGHT = 0.6;
+const GENERIC_WEIGHT = 0.5;
+/** A word found inside one of the API's run-together names ("trim" in fstrim). */
+const SUBWORD_WEIGHT = 0.7;
+/** A verb that only says the method ("add", "revoke", "show"). */
+const VERB_WEIGHT = 0.5;
+/** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
+const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
+
+const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
+const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
+const GUEST_WORDS = new Set(["guest", "guests"]);
+const DETERMINERS = new Set([
+  "a",
+  "an",
+  "the",
+  "my",
+  "our",
+  "your",
+  "its",
+  "their",
+  "this",
+  "that",
+  "these",
+  "those",
+  "each",
+  "every",
+  "all",
+  "some",
+  "any",
+]);
+/** Words before the verb of a request ("please", "quickly"). */
+const LEADING_WORDS = new Set([
+  "please",
+  "quickly",
+  "kindly",
+  "now",
+  "then",
+  "also",
+  "i",
+  "we",
+  "want",
+  "need",
+  "to",
+  "how",
+]);
+
+/** Words that ask for more about one thing rather than name a thing. */
+const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data", "entries", "entry", "properties"]);
+
+const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
+
+interface Concept {
+  /** term -> weight within the concept (the best matching term counts). */
+  terms: Map<string, number>;
+  /** The stems of the words actually typed. */
+  primaries: Set<string>;
+  weight: number;
+  /** Synonyms typed side by side ("user account"): the concept is as rare as the commonest of them. */
+  capWith?: string[];
+  /** The API's own word for what was typed in other words ("move" -> migrate): it counts as rare as the word typed. */
+  apiWords?: Set<string>;
+}
+
+export interface QueryAnalysis {
+  concepts: Concept[];
+  method: MethodName | undefined;
+  /** Whether the method was said (a verb) or assumed (a question or a noun phrase reads). */
+  methodStated: boolean;
+  guest: "qemu" | "lxc" | "any" | "none";
+  /** The query is about one particular object: it names one (a number, an ID, a path) or asks for its details. */
+  oneItem: boolean;
+  /** The query names one guest by number ("VM 100", "container 105"). */
+  namesGuest: boolean;
+  /** The query speaks of the node (host) itself. */
+  namesNode: boolean;
+}
+
+/** How much a word counts: values such as names, IDs and paths count little. */
+function chunkWeight(chunk: string): number {
+  if (/[/@:=]/.test(chunk)) return 0.3;
+  return 1;
+}
+
+export interface Token {
+  word: string;
+  weight: number;
+  /** The first content word of a clause, where a verb says what is wanted. */
+  clauseStart: boolean;
+  /** Part of a value such as a path or an ID ("/etc/hosts", "bob@pve"): taken literally. */
+  literal: boolean;
+}
+
+/** The query's words with their weights; `namesValue` when it names an object (a number, an ID, a path). */
+export function tokenize(index: SearchIndex, query: string): { tokens: Token[]; namesValue: boolean } {
+  const tokens: Token[] = [];
+  let newClause = true;
+  let afterFrom = false;
+  let namesValue = false;
+  // "S.M.A.R.T." -> "SMART"; "VM's" -> "VM".
+  const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
+  for (const chunk of text.split(/\s+/)) {
+    const base = chunkWeight(chunk);
+    if (base < 1 || /\d/.test(chunk)) namesValue = true;
+    const chunkWords = words(chunk);
+    // "local-lvm" is a name, "cloud-init" a word of the API.
+    const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
+    const known =
+      hyphenated &&
+      (index.vocabulary.has(chunkWords.join("")) ||
+        index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
+    for (const w of chunkWords) {
+      let weight = base;
+      if (hyphenated && !known) weight = Math.min(weight, 0.5);
+      // "... from a template", "... with privilege separation": the means, not the goal.
+      if (afterFrom) weight *= 0.6;
+      const content = !STOPWORDS.has(w) && !LEADING_WORDS.has(w);
+      tokens.push({ word: w, weight, clauseStart: newClause && content, literal: base < 1 });
+      if (content) newClause = false;
+    }
+    if (/[:;,.!?]$/.test(chunk)) newClause = true;
+    if (/^(from|with|using)$/i.test(chunk)) afterFrom = true;
+  }
+  return { tokens, namesValue };
+}
+
+/**
+ * The API's run-together names that hold a word with a known word beside it ("trim" in fstrim,
+ * fs + trim), which splitting cannot find when the word itself is in no description.
+ */
+export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary">, word: string): string[] {
+  if (word.length < 4) return [];
+  const known = (part: string) => (part.length >= 3 ? index.vocabulary.has(part) : SHORT_WORDS.has(part));
+  return index.compounds.filter((c) => {
+    const rest = c.startsWith(word) ? c.slice(word.length) : c.endsWith(word) ? c.slice(0, -word.length) : "";
+    return rest.length > 0 && known(rest);
+  });
+}
+
+/** The method a verb asks for; a word that is as often a noun counts only where a clause starts. */
+export function statedMethod(tokens: readonly Pick<Token, "word" | "clauseStart">[]): MethodName | undefined {
+  for (const [i, { word, clauseStart }] of tokens.entries()) {
+    const phrasal = PHRASAL_VERBS[`${word} ${tokens[i + 1]?.word}`];
+    if (phrasal) return phrasal;
+    const hinted = METHOD_HINTS[word];
+    if (hinted && (clauseStart || !NOUN_VERBS.has(word))) return hinted;
+    // "pause", "halt", "enlarge": a synonym of a verb asks what the verb asks, where a clause starts.
+    const inherited = GROUP_METHOD_HINTS.get(word);
+    if (inherited && clauseStart) return inherited;
+  }
+  return undefined;
+}
+
+/** Which kind of guest the query is about, if any. */
+export function guestFacet(words: readonly string[]): QueryAnalysis["guest"] {
+  const qemu = words.some((w) => QEMU_WORDS.has(w));
+  const lxc = words.some((w) => LXC_WORDS.has(w));
+  if (words.some((w) => GUEST_WORDS.has(w)) || (qemu && lxc)) return "any";
+  return qemu ? "qemu" : lxc ? "lxc" : "none";
+}
+
+/** Query words -> concepts: phrases first, then joined and split words, then single words. */
+export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
+  const { tokens, namesValue } = tokenize(index, query);
+  const raw = tokens.map((t) => t.word);
+
+  const concepts: Concept[] = [];
+  const byKey = new Map<string, Concept>();
+  const addConcept = (key: string, terms: Map<string, number>, primary: string | undefined, weight: number) => {
+    const existing = byKey.get(key);
+    if (existing) {
+      existing.weight = Math.max(existing.weight, weight);
+      if (primary) {
+        existing.primaries.add(primary);
+        existing.terms.set(primary, 1);
+      }
+      return existing;
+    }
+    const concept: Concept = { terms, primaries: new Set(primary ? [primary] : []), weight };
+    byKey.set(key, concept);
+    concepts.push(concept);
+    return concept;
+  };
+  const groupConcept = (ids: number[], primary: string | undefined, relatedKeys: string[], weight: number) => {
+    const terms = new Map<string, number>();
+    // The first member of a group is the API's own word and counts fully.
+    const groupWeight = primary === undefined ? 1 : EQUIVALENT_WEIGHT;
+    for (const id of ids) {
+      index.groups[id]!.forEach((t, i) => terms.set(t, Math.max(terms.get(t) ?? 0, i === 0 ? 1 : groupWeight)));
+    }
+    for (const key of relatedKeys) {
+      for (const t of index.related.get(key) ?? []) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
+    }
+    if (primary) terms.set(primary, 1);
+    // Each word typed is its own concept; a phrase stands for its group.
+    const key = primary ? `w${primary}` : `g${[...ids].sort((a, b) => a - b).join(",")}`;
+    const concept = addConcept(key, terms, primary, weight);
+    if (primary) {
+      const apiWords = ids.map((id) => index.groups[id]![0]!).filter((lead) => lead !== primary);
+      if (apiWords.length) concept.apiWords = new Set([...(concept.apiWords ?? []), ...apiWords]);
+    }
+    return concept;
+  };
+  const groupsOf = (word: string) =>
+    index.groupsOfWord.get(word) ?? index.groupsOfStem.get(stem(word, index.stems)) ?? [];
+  const wordConcept = (word: string, weight: number, literal = false) => {
+    const s = stem(word, index.stems);
+    if (literal) return groupConcept([], s, [], weight);
+    const ids = groupsOf(word);
+    const concept = groupConcept(ids, s, [word, s, ...ids.map((id) => index.leads[id]!)], weight);
+    for (const compound of compoundsWith(index, word)) {
+      const term = stem(compound, index.stems);
+      if (!concept.terms.has(term)) concept.terms.set(term, SUBWORD_WEIGHT);
+    }
+    return concept;
+  };
+  const sameGroup = (a: string | undefined, b: string | undefined) =>
+    a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
+
+  let method = statedMethod(tokens);
+  const methodStated = method !== undefined;
+  // Words of values ("/vms", "/etc/hosts") name no guest or node.
+  const spoken = raw.filter((_, i) => !tokens[i]!.literal);
+  const guest = guestFacet(spoken);
+
+  const consumed = new Array<boolean>(raw.length).fill(false);
+  const rawStems = raw.map((w) => stem(w, index.stems));
+  for (let i = 0; i < raw.length; i++) {
+    const phrase = phraseAt(rawStems, i, index.phrases);
+    if (!phrase) continue;
+    const id = phrase[0];
+    let len = phrase[1];
+    // "lvm thin pool": phrases of one group that overlap ("lvm thin", "thin pool") are one mention.
+    for (let j = i + 1; j < i + len; j++) {
+      const next = phraseAt(rawStems, j, index.phrases);
+      if (next && next[0] === id) len = Math.max(len, j - i + next[1]);
+    }
+    const inPhrase = tokens.slice(i, i + len);
+    const content = inPhrase.filter((t) => !STOPWORDS.has(t.word));
+    groupConcept(
+      [id],
+      undefined,
+      [index.leads[id]!],
+      Math.max(...(content.length ? content : inPhrase).map((t) => t.weight)),
+    );
+    for (let k = i; k < i + len; k++) consumed[k] = true;
+    i += len - 1;
+  }
+  for (let i = 0; i < raw.length - 1; i++) {
+    if (consumed[i] || consumed[i + 1]) continue;
+    const joined = joinable(raw[i]!, raw[i + 1]!, index.vocabulary, index.stems);
+    if (!joined) continue;
+    wordConcept(joined, Math.max(tokens[i]!.weight, tokens[i + 1]!.weight));
+    consumed[i] = consumed[i + 1] = true;
+  }
+  let previous: { word: string; concept: Concept; index: number } | undefined;
+  let asksForOne = false;
+  raw.forEach((w, i) => {
+    if (consumed[i] || STOPWORDS.has(w)) return;
+    let weight = tokens[i]!.weight;
+    const next = raw[i + 1];
+    // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
+    if (
+      DETERMINERS.has(raw[i - 1] ?? "") &&
+      next &&
+      !STOPWORDS.has(next) &&
+      !/^\d+$/.test(next) &&
+      !METHOD_HINTS[w] &&
+      !sameGroup(w, next)
+    ) {
+      weight *= MODIFIER_WEIGHT;
+    }
+    // "revoke", "add", "open": a verb that names no endpoint only says the method.
+    const methodOnly =
+      METHOD_HINTS[w] !== undefined &&
+      (tokens[i]!.clauseStart || !NOUN_VERBS.has(w)) &&
+      !groupsOf(w).some(
+        (g) => !CRUD_LEADS.has(index.leads[g]!) && index.groups[g]!.some((t) => index.lastSegmentStems.has(t)),
+      ) &&
+      !index.lastSegmentStems.has(stem(w, index.stems));
+    if (methodOnly) weight *= VERB_WEIGHT;
+    if (GENERIC_WORDS.has(w)) {
+      weight *= GENERIC_WEIGHT;
+      asksForOne = true;
+    }
+    // "user account", "apt repositories": synonyms side by side name one thing, which is no
+    // rarer than the commoner word ("account" alone would favour the rare ACME account).
+    if (previous && previous.index === i - 1 && sameGroup(previous.word, w)) {
+      const concept = wordConcept(w, weight);
+      concept.capWith = previous.concept.capWith = [...previous.concept.primaries, ...concept.primaries];
+      previous = { word: w, concept, index: i };
+      return;
+    }
+    const s = stem(w, index.stems);
+    const known = index.postings.has(s) || index.groupsOfWord.has(w) || index.groupsOfStem.has(s);
+    if (/^\d+$/.test(w)) return;
+    if (!known) {
+      if (/\d/.test(w)) return;
+      const parts = splitCompound(w, index.vocabulary);
+      if (parts) {
+        for (const p of parts) if (!STOPWORDS.has(p)) wordConcept(p, weight);
+        return;
+      }
+    }
+    const concept = wordConcept(w, weight, tokens[i]!.literal);
+    if (methodOnly) delete concept.apiWords;
+    previous = { word: w, concept, index: i };
+  });
+  if (!method && concepts.length > 0) method = "GET";
+  const namesNode = spoken.some((w) => NODE_WORDS.has(w));
+  const namesGuest = raw.some((w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""));
+  return { concepts, method, methodStated, guest, oneItem: namesValue || asksForOne, namesNode, namesGuest };
+}
