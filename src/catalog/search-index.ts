@@ -16,6 +16,8 @@ const FIELD = {
   enumValue: 0.5,
   paramText: 0.15,
   returnName: 0.8,
+  /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
+  docs: 0.3,
 } as const;
 
 /** Words of handler names that say what is done, which the method already tells, or which guest. */
@@ -84,9 +86,15 @@ interface Fields {
   enumValue: string[];
   paramText: string[];
   returnName: string[];
+  docs: readonly string[];
 }
 
-function endpointFields(e: Endpoint): Fields {
+/** An endpoint's one-line description, as results show it. */
+export function summaryOf(e: Endpoint): string {
+  return firstSentence(firstSentence(markupToText(e.description), Infinity));
+}
+
+function endpointFields(e: Endpoint, docs: readonly string[]): Fields {
   const literals = e.path.split("/").filter((s) => s && !s.startsWith("{"));
   const description = markupToText(e.description);
   const sentence = firstSentence(description, Infinity);
@@ -100,6 +108,7 @@ function endpointFields(e: Endpoint): Fields {
     enumValue: [],
     paramText: [],
     returnName: [],
+    docs,
   };
   for (const [name, p] of Object.entries(e.parameters)) {
     fields.paramName.push(name);
@@ -162,9 +171,14 @@ function isNavigation(e: Endpoint): boolean {
 const TEXT_FIELDS = ["summary", "description", "paramText"] as const;
 const IDENTIFIER_FIELDS = ["lastSegment", "segment", "name", "paramName", "enumValue", "returnName"] as const;
 
-export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
+/**
+ * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one
+ * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
+ * run-together names, so the schema's own words are read the same with or without docs.
+ */
+export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly (readonly string[])[]): SearchIndex {
   const stems = new Map<string, string>();
-  const fieldsOf = endpoints.map(endpointFields);
+  const fieldsOf = endpoints.map((e, id) => endpointFields(e, docs?.[id] ?? []));
   const vocabulary = new Map<string, number>();
   for (const group of EQUIVALENT_GROUPS) {
     for (const entry of group) for (const w of words(entry)) vocabulary.set(w, (vocabulary.get(w) ?? 0) + 1);
@@ -207,14 +221,15 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
   const identifierTerms = fieldsOf.map((f) =>
     IDENTIFIER_FIELDS.map((field) => f[field].map((t) => terms.identifier(t))),
   );
-  const fieldWeights = [...TEXT_FIELDS.map((f) => FIELD[f]), ...IDENTIFIER_FIELDS.map((f) => FIELD[f])];
+  const docsTerms = fieldsOf.map((f) => [f.docs.map((t) => terms.text(t))]);
+  const fieldWeights = [...TEXT_FIELDS.map((f) => FIELD[f]), ...IDENTIFIER_FIELDS.map((f) => FIELD[f]), FIELD.docs];
   // A term counts once per field, whatever the number of parameters repeating it.
   const stamp = new Int32Array(postings.size).fill(-1);
   const weight = new Float64Array(postings.size);
   const touched: number[] = [];
   let fieldStamp = 0;
   endpoints.forEach((_, id) => {
-    const fields = [...textTerms[id]!, ...identifierTerms[id]!];
+    const fields = [...textTerms[id]!, ...identifierTerms[id]!, ...docsTerms[id]!];
     fields.forEach((items, f) => {
       fieldStamp++;
       const w = fieldWeights[f]!;
@@ -262,7 +277,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[]): SearchIndex {
     if (family === undefined) familyOf.set(key, (family = familyOf.size));
     return family;
   });
-  const summaries = fieldsOf.map((f) => firstSentence(f.summary[0]!));
+  const summaries = endpoints.map(summaryOf);
   // Words of each endpoint's last segment and of its handler name.
   const lastWords = fieldsOf.map((f) => identifierWords(f.lastSegment[0] ?? ""));
   const nameWords = fieldsOf.map((f) => identifierWords(f.name[0] ?? ""));

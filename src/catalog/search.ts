@@ -22,6 +22,10 @@ export interface SearchOptions {
   method?: string | undefined;
   limit?: number | undefined;
   offset?: number | undefined;
+  /** Only endpoints under this path (a template or a concrete path). */
+  pathPrefix?: string | undefined;
+  /** The same, as a test on endpoint indexes (the catalog fills it in from pathPrefix). */
+  within?: ((id: number) => boolean) | undefined;
 }
 
 export interface SearchHit {
@@ -36,16 +40,37 @@ export interface SearchHit {
 export interface SearchPage {
   total: number;
   hits: SearchHit[];
+  /** What the query was recognised as (a CLI command, a pvesh call, an API path), when anything. */
+  notes?: string[];
 }
+
+/** What the query names outright, worked out before ranking (search-forms.ts). */
+export interface SearchHints {
+  /** Endpoints that go first. */
+  pinned?: readonly number[];
+  /** Whether `pinned` keeps its order, or is ranked among itself. */
+  ordered?: boolean;
+  /** The kind of guest the query is about when its words do not say (a tool's name). */
+  guest?: "qemu" | "lxc";
+}
+
+/** Above any score: pinned endpoints sort first. */
+const PINNED = 1e6;
 
 const FULL_MATCH = 1.5;
 const SATURATION = 2;
 /** How much rarer than itself the API's word for a synonym typed may count ("move" -> migrate). */
 const SYNONYM_RAISE = 1.2;
 
-export function runSearch(index: SearchIndex, query: string, options: SearchOptions = {}): SearchPage {
+export function runSearch(
+  index: SearchIndex,
+  query: string,
+  options: SearchOptions = {},
+  hints: SearchHints = {},
+): SearchPage {
   const n = index.endpoints.length;
   const analysis = analyzeQuery(index, query);
+  if (hints.guest && analysis.guest === "none") analysis.guest = hints.guest;
   const wantMethod = options.method?.toUpperCase();
   const scores = new Float64Array(n);
   const matched = new Float64Array(n);
@@ -112,11 +137,13 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
   }
   const asked = new Set<string>();
   for (const concept of analysis.concepts) for (const t of concept.terms.keys()) asked.add(t);
-  const results: { id: number; score: number }[] = [];
+  const pinned = hints.pinned ?? [];
+  const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
-    if (scores[id] === 0) continue;
+    if (scores[id] === 0 && !pinned.includes(id)) continue;
     const e = index.endpoints[id]!;
     if (wantMethod && e.method !== wantMethod) continue;
+    if (options.within && !options.within(id)) continue;
     const coverage = totalWeight ? matched[id]! / totalWeight : 0;
     const units = index.identity[id]!;
     let missing = 0;
@@ -131,10 +158,12 @@ export function runSearch(index: SearchIndex, query: string, options: SearchOpti
       identityMiss: units.length ? missing / units.length : 0,
     };
     const score = scores[id]! * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
-    results.push({ id, score });
+    const place = pinned.indexOf(id);
+    const rank = place < 0 ? score : hints.ordered ? PINNED * (pinned.length - place) : PINNED + score;
+    results.push({ id, score, rank });
   }
   results.sort((a, b) => {
-    if (b.score !== a.score) return b.score - a.score;
+    if (b.rank !== a.rank) return b.rank - a.rank;
     const ea = index.endpoints[a.id]!;
     const eb = index.endpoints[b.id]!;
     return ea.path.length - eb.path.length || ea.path.localeCompare(eb.path) || ea.method.localeCompare(eb.method);

@@ -8,7 +8,7 @@ import { silentLogger } from "../../src/log.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { VIEWER_CODE } from "../support/catalog.ts";
 import { connectHarness, connectionFor, textOf, type Harness } from "../support/mcp.ts";
-import { haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
+import { DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
 
 const present = haveSharedData("catalog tool tests", SCHEMA_DIR);
 
@@ -21,12 +21,14 @@ beforeAll(async () => {
   if (present) {
     const published = readFileSync(SCHEMA_FILES["9.1"].file, "utf8") + VIEWER_CODE;
     fake.file(VIEWER_PATH, () => ({ body: published, contentType: "application/javascript" }));
+    fake.serveDocs(DOCS_DIR);
   }
   loader = new CatalogLoader({
     config: {},
     connection: connectionFor(fake),
     log: silentLogger,
     publicUrl: `https://127.0.0.1:9${VIEWER_PATH}`,
+    publicDocsUrl: "https://127.0.0.1:9/pve-docs/",
   });
   h = await connectHarness(fake, { deps: { catalog: loader } });
 });
