@@ -7,8 +7,8 @@ import type { CatalogSource, DocsPage, Endpoint, PathMatch } from "./model.ts";
 export interface CliTable {
   /** Every command by its words ("qm set"), aliases included. */
   commands: Map<string, CliMapping>;
-  /** Each tool, with the kind of guest its commands act on when they do (qm: qemu, pct: lxc). */
-  binaries: Map<string, { guest?: "qemu" | "lxc" }>;
+  /** Each tool, with the kind of guest its commands act on when they do (qm: qemu, pct: lxc), and where its commands live. */
+  binaries: Map<string, { guest?: "qemu" | "lxc"; homes: Set<string> }>;
   /** The most words a command has, the tool's name included. */
   maxWords: number;
 }
@@ -53,7 +53,7 @@ export function buildDocsKnowledge(
     pages.flatMap((p) => p.commands),
     endpoints,
   );
-  const binaries = new Map<string, { guest?: "qemu" | "lxc" }>();
+  const binaries = new Map<string, { guest?: "qemu" | "lxc"; homes: Set<string> }>();
   const kinds = new Map<string, Map<string, number>>();
   let maxWords = 1;
   const texts: string[][] = endpoints.map(() => []);
@@ -62,12 +62,13 @@ export function buildDocsKnowledge(
   for (const m of commands.values()) {
     const binary = m.command.split(" ")[0]!;
     maxWords = Math.max(maxWords, m.command.split(" ").length);
-    if (!binaries.has(binary)) binaries.set(binary, {});
+    if (!binaries.has(binary)) binaries.set(binary, { homes: new Set() });
     if (m.endpoint === undefined) continue;
     mappedCommands++;
     mappedEndpoints.add(m.endpoint);
     texts[m.endpoint]!.push(m.command);
     const home = homeOf(endpoints[m.endpoint]!.path);
+    binaries.get(binary)!.homes.add(home);
     const counts = kinds.get(binary) ?? new Map<string, number>();
     counts.set(home, (counts.get(home) ?? 0) + 1);
     kinds.set(binary, counts);

@@ -23,6 +23,10 @@ export interface RecognizedForm {
   query: string;
   /** The kind of guest a tool's name says (qm: VMs, pct: containers). */
   guest?: "qemu" | "lxc";
+  /** What a CLI-only command does, in the docs' words: searched with the query, at a lower weight. */
+  described?: string;
+  /** Where the tool's commands live, for a command of it that has no endpoint. */
+  homes?: ReadonlySet<string>;
   /** What was recognised, for the answer. */
   notes: string[];
 }
@@ -82,9 +86,10 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   if (!cli) return undefined;
   const at = lower.findIndex((t) => cli.binaries.has(t));
   if (at < 0) return undefined;
-  const guest = cli.binaries.get(lower[at]!)!.guest;
+  const tool = cli.binaries.get(lower[at]!)!;
+  const guest = tool.guest;
   const found = longestCommand(lower.slice(at), cli);
-  if (!found) return { pinned: [], ordered: true, query, ...(guest ? { guest } : {}), notes: [] };
+  if (!found) return { pinned: [], ordered: true, query, ...(guest ? { guest } : {}), homes: tool.homes, notes: [] };
   const [mapping, length] = found;
   const rest = without(at, length);
   const name = mapping.aliasOf ? `${mapping.command} (alias of ${mapping.aliasOf})` : mapping.command;
@@ -92,8 +97,11 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
     return {
       pinned: [],
       ordered: true,
-      // What the command does, in the docs' words, is the best search for what the API offers instead.
-      query: `${rest} ${mapping.description}`,
+      // What the command does, in the docs' words, is the best search for what the API offers
+      // instead, among the endpoints of the tool's other commands first.
+      query: rest,
+      described: `${mapping.command.split(" ").slice(1).join(" ")}: ${mapping.description}`,
+      homes: tool.homes,
       ...(guest ? { guest } : {}),
       notes: [
         `${name} is a CLI-only command with no API endpoint of its own${mapping.description ? ` (${mapping.description})` : ""}; these are the nearest endpoints`,
@@ -112,7 +120,8 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   return {
     pinned,
     ordered: true,
-    query: `${rest} ${mapping.description}`,
+    query: rest,
+    described: mapping.description,
     ...(guest ? { guest } : {}),
     notes: [
       `${name} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,

@@ -4,6 +4,7 @@ import type { Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
+import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
 
 const FIELD = {
@@ -28,6 +29,18 @@ const IDENTITY_GENERIC = new Set(
 export interface SearchIndex {
   endpoints: readonly Endpoint[];
   postings: Postings;
+  /** The parameters of write endpoints, each a document of its own. */
+  params: ParamDocs;
+  /** 1 for endpoints that set things (PUT, or a POST that creates, adds or changes) rather than act. */
+  setter: Uint8Array;
+  /** Where an endpoint acts: the cluster (/cluster), one node (/nodes/{node}, not a guest), or elsewhere. */
+  scope: ("cluster" | "node" | "other")[];
+  /** 1 for endpoints acting on every guest at once (startall, bulk-action). */
+  bulk: Uint8Array;
+  /** 1 for guest-agent commands that have a twin among the guest's own actions (agent/shutdown, status/shutdown). */
+  agentTwin: Uint8Array;
+  /** For a GET list whose items have a GET of their own: the stem of its last segment ("role" for /access/roles). */
+  collectionOf: (string | undefined)[];
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
@@ -158,6 +171,40 @@ function identityUnits(
   });
 }
 
+/** PUT, or a POST whose handler creates, adds or changes (create_vm, add_tfa_entry, change_repository). */
+function isSetter(e: Endpoint): boolean {
+  if (e.method === "PUT") return true;
+  return e.method === "POST" && /^(create|add|new|update|change|set|write|register|generate)(_|$|[a-z])/.test(e.name);
+}
+
+/** A write on every guest at once: "Start all VMs and containers located on this node", "Bulk shutdown all guests". */
+function isBulk(e: Endpoint): boolean {
+  return e.method !== "GET" && /\b(bulk|all (vms|guests|containers))\b/i.test(e.description);
+}
+
+/** GET lists whose items have a GET: the stem of what they list. */
+function collections(endpoints: readonly Endpoint[], stems: Map<string, string>): (string | undefined)[] {
+  const itemGets = new Set(
+    endpoints
+      .filter((e) => e.method === "GET" && /\/\{[^{}]+\}$/.test(e.path))
+      .map((e) => e.path.replace(/\/\{[^{}]+\}$/, "")),
+  );
+  return endpoints.map((e) => {
+    if (e.method !== "GET" || !itemGets.has(e.path)) return undefined;
+    const last = e.path.split("/").pop()!;
+    return last.startsWith("{") ? undefined : stem(words(last).join(""), stems);
+  });
+}
+
+/** Agent commands named like one of the guest's own actions: agent/suspend-ram beside status/suspend. */
+function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
+  const paths = new Set(endpoints.map((e) => e.path));
+  return Uint8Array.from(endpoints, (e) => {
+    const m = /^(.*)\/agent\/([a-z]+)[^/]*$/.exec(e.path);
+    return m && paths.has(`${m[1]}/status/${m[2]}`) ? 1 : 0;
+  });
+}
+
 /** A GET that only lists the child paths below it ("Directory index"). */
 function isNavigation(e: Endpoint): boolean {
   if (e.method !== "GET") return false;
@@ -206,7 +253,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
     for (const entry of group) {
       const entryStems = words(entry).map((w) => stem(w, stems));
       if (entryStems.length > 1) {
-        phrases.byStems.set(entryStems.join(" "), id);
+        const key = entryStems.join(" ");
+        phrases.byStems.set(key, [...new Set([...(phrases.byStems.get(key) ?? []), id])]);
         phrases.firstStems.add(entryStems[0]!);
         phrases.openings.add(`${entryStems[0]} ${entryStems[1]}`);
         phrases.maxWords = Math.max(phrases.maxWords, entryStems.length);
@@ -293,6 +341,18 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
   return {
     endpoints,
     postings,
+    params: buildParamDocs(endpoints, terms, postings),
+    setter: Uint8Array.from(endpoints, (e) => (isSetter(e) ? 1 : 0)),
+    scope: endpoints.map((e, id) =>
+      e.path.startsWith("/cluster")
+        ? "cluster"
+        : e.path.startsWith("/nodes/{node}") && guestKind[id] === 0
+          ? "node"
+          : "other",
+    ),
+    bulk: Uint8Array.from(endpoints, (e) => (isBulk(e) ? 1 : 0)),
+    agentTwin: agentTwins(endpoints),
+    collectionOf: collections(endpoints, stems),
     vocabulary,
     groups,
     groupsOfWord,

@@ -21,6 +21,10 @@ const GENERIC_WEIGHT = 0.5;
 const SUBWORD_WEIGHT = 0.7;
 /** A verb that only says the method ("add", "revoke", "show"). */
 const VERB_WEIGHT = 0.5;
+/** The particles of separable phrasal verbs ("turn it off", "throw the snapshot away"). */
+const PARTICLES = new Set(["on", "off", "up", "down", "back", "away", "out"]);
+/** Groups whose verbs ask to set something rather than to act. */
+const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
 /** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
 const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
 
@@ -66,6 +70,11 @@ const LEADING_WORDS = new Set([
 const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data", "entries", "entry", "properties"]);
 
 const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
+const CLUSTER_WORDS = new Set(["cluster", "datacenter", "datacentre"]);
+const TARGET_WORDS = new Set(["to", "onto", "into", "from"]);
+/** Words that ask for all of something: "every guest", "all VMs", "VMs" (a plural). */
+const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
+const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
 
 interface Concept {
   /** term -> weight within the concept (the best matching term counts). */
@@ -77,10 +86,16 @@ interface Concept {
   capWith?: string[];
   /** The API's own word for what was typed in other words ("move" -> migrate): it counts as rare as the word typed. */
   apiWords?: Set<string>;
+  /** A verb: it says what is done ("stop", "turn on"), not what to ("firewall", "notes"). */
+  verb?: boolean;
+  /** A verb that asks to set something (add, make, change, enable), not for another action (migrate, restart). */
+  sets?: boolean;
 }
 
 export interface QueryAnalysis {
   concepts: Concept[];
+  /** The query asks to set or create something (a stated write whose verbs only say so). */
+  setting: boolean;
   method: MethodName | undefined;
   /** Whether the method was said (a verb) or assumed (a question or a noun phrase reads). */
   methodStated: boolean;
@@ -89,13 +104,22 @@ export interface QueryAnalysis {
   oneItem: boolean;
   /** The query names one guest by number ("VM 100", "container 105"). */
   namesGuest: boolean;
+  /** Stems of the words next to a name the query gives ("role" in "PVEAuditor role"): the kinds of object named. */
+  named: Set<string>;
   /** The query speaks of the node (host) itself. */
   namesNode: boolean;
+  /** The query speaks of the whole cluster or datacenter. */
+  namesCluster: boolean;
+  /** The query asks for all or many ("all", "every", a plural of guests). */
+  asksForAll: boolean;
+  /** The query speaks of the guest agent. */
+  namesAgent: boolean;
 }
 
 /** How much a word counts: values such as names, IDs and paths count little. */
 function chunkWeight(chunk: string): number {
-  if (/[/@:=]/.test(chunk)) return 0.3;
+  // A colon or stop at the end is punctuation ("healthy:"), inside it makes a value ("vm:100").
+  if (/[/@:=]/.test(chunk.replace(/[.,;:!?]+$/, ""))) return 0.3;
   return 1;
 }
 
@@ -106,19 +130,44 @@ export interface Token {
   clauseStart: boolean;
   /** Part of a value such as a path or an ID ("/etc/hosts", "bob@pve"): taken literally. */
   literal: boolean;
+  /** Part of a hyphenated name ("apt-get", "pve-firewall"): never a verb of the request. */
+  inName?: boolean;
 }
 
-/** The query's words with their weights; `namesValue` when it names an object (a number, an ID, a path). */
-export function tokenize(index: SearchIndex, query: string): { tokens: Token[]; namesValue: boolean } {
+/** A chunk that is a name rather than a word: a number or ID, a path, CamelCase or quoted ("PVEAuditor", "'web'"). */
+function isValue(chunk: string, base: number): boolean {
+  return base < 1 || /\d/.test(chunk) || /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) || /^["'].+["'][.,;:!?]*$/.test(chunk);
+}
+
+/**
+ * The query's words with their weights; `namesValue` when it names an object (a number, an
+ * ID, a path, a name); `named` the words next to such a name ("role" in "PVEAuditor role",
+ * "group" in "a group called web"), which say what kind of object it is.
+ */
+export function tokenize(
+  index: SearchIndex,
+  query: string,
+): { tokens: Token[]; namesValue: boolean; named: Set<string> } {
   const tokens: Token[] = [];
   let newClause = true;
   let afterFrom = false;
   let namesValue = false;
+  const named = new Set<string>();
   // "S.M.A.R.T." -> "SMART"; "VM's" -> "VM".
   const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
-  for (const chunk of text.split(/\s+/)) {
+  const chunks = text.split(/\s+/);
+  const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
+  chunks.forEach((chunk, k) => {
+    if (!isValue(chunk, chunkWeight(chunk))) return;
+    // "a group called web": the kind is the word before "called"/"named".
+    const before = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? chunks[k - 2] : chunks[k - 1];
+    for (const near of [before, chunks[k + 1]]) {
+      if (isWord(near)) named.add(stem(words(near!)[0]!, index.stems));
+    }
+  });
+  for (const chunk of chunks) {
     const base = chunkWeight(chunk);
-    if (base < 1 || /\d/.test(chunk)) namesValue = true;
+    if (isValue(chunk, base)) namesValue = true;
     const chunkWords = words(chunk);
     // "local-lvm" is a name, "cloud-init" a word of the API.
     const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
@@ -132,13 +181,19 @@ export function tokenize(index: SearchIndex, query: string): { tokens: Token[]; 
       // "... from a template", "... with privilege separation": the means, not the goal.
       if (afterFrom) weight *= 0.6;
       const content = !STOPWORDS.has(w) && !LEADING_WORDS.has(w);
-      tokens.push({ word: w, weight, clauseStart: newClause && content, literal: base < 1 });
+      tokens.push({
+        word: w,
+        weight,
+        clauseStart: newClause && content,
+        literal: base < 1,
+        ...(hyphenated ? { inName: true } : {}),
+      });
       if (content) newClause = false;
     }
     if (/[:;,.!?]$/.test(chunk)) newClause = true;
-    if (/^(from|with|using)$/i.test(chunk)) afterFrom = true;
+    if (/^(from|with|using|without)$/i.test(chunk)) afterFrom = true;
   }
-  return { tokens, namesValue };
+  return { tokens, namesValue, named };
 }
 
 /**
@@ -154,16 +209,35 @@ export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary
   });
 }
 
-/** The method a verb asks for; a word that is as often a noun counts only where a clause starts. */
-export function statedMethod(tokens: readonly Pick<Token, "word" | "clauseStart">[]): MethodName | undefined {
-  for (const [i, { word, clauseStart }] of tokens.entries()) {
-    const phrasal = PHRASAL_VERBS[`${word} ${tokens[i + 1]?.word}`];
+type VerbToken = Pick<Token, "word" | "clauseStart" | "inName">;
+
+/**
+ * The method the word at `i` asks for when it is a verb of the request. A word that is as
+ * often a noun counts only where a clause starts; a verb word closing a noun phrase ("the last
+ * replication run") is a noun; a verb after "to" inside a clause says a purpose ("addresses
+ * needed to add a node"), not the request; a word of a hyphenated name ("apt-get") is no verb.
+ */
+export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | undefined {
+  const { word, clauseStart, inName } = tokens[i]!;
+  if (inName) return undefined;
+  const hinted = METHOD_HINTS[word];
+  const inherited = clauseStart ? GROUP_METHOD_HINTS.get(word) : undefined;
+  const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;
+  if (!method || clauseStart) return method;
+  const previous = tokens[i - 1]?.word;
+  const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
+  if (closes && previous && !STOPWORDS.has(previous) && !METHOD_HINTS[previous]) return undefined;
+  if (previous === "to") return undefined;
+  return method;
+}
+
+/** The method the request's verb asks for, if it says one. */
+export function statedMethod(tokens: readonly VerbToken[]): MethodName | undefined {
+  for (let i = 0; i < tokens.length; i++) {
+    const phrasal = PHRASAL_VERBS[`${tokens[i]!.word} ${tokens[i + 1]?.word}`];
     if (phrasal) return phrasal;
-    const hinted = METHOD_HINTS[word];
-    if (hinted && (clauseStart || !NOUN_VERBS.has(word))) return hinted;
-    // "pause", "halt", "enlarge": a synonym of a verb asks what the verb asks, where a clause starts.
-    const inherited = GROUP_METHOD_HINTS.get(word);
-    if (inherited && clauseStart) return inherited;
+    const method = verbAt(tokens, i);
+    if (method) return method;
   }
   return undefined;
 }
@@ -177,8 +251,22 @@ export function guestFacet(words: readonly string[]): QueryAnalysis["guest"] {
 }
 
 /** Query words -> concepts: phrases first, then joined and split words, then single words. */
-export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
-  const { tokens, namesValue } = tokenize(index, query);
+/** How much the words of a CLI-only command's description count, against the words typed. */
+const DESCRIPTION_WEIGHT = 0.6;
+
+/**
+ * The query's concepts and facets. `described` is a text that says what was asked in other
+ * words (a CLI-only command's own description): its words join the query's at a lower weight.
+ */
+export function analyzeQuery(index: SearchIndex, query: string, described?: string): QueryAnalysis {
+  const typed = tokenize(index, query);
+  const { namesValue, named } = typed;
+  const tokens = described
+    ? [
+        ...typed.tokens,
+        ...tokenize(index, described).tokens.map((t) => ({ ...t, weight: t.weight * DESCRIPTION_WEIGHT })),
+      ]
+    : typed.tokens;
   const raw = tokens.map((t) => t.word);
 
   const concepts: Concept[] = [];
@@ -242,24 +330,49 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
 
   const consumed = new Array<boolean>(raw.length).fill(false);
   const rawStems = raw.map((w) => stem(w, index.stems));
+  // "turn the VM back on": a verb and its particle with the object between them are the phrase "turn on".
   for (let i = 0; i < raw.length; i++) {
+    if (phraseAt(rawStems, i, index.phrases) || !index.phrases.firstStems.has(rawStems[i]!)) continue;
+    for (let j = i + 2; j < Math.min(raw.length, i + 5); j++) {
+      if (verbAt(tokens, j)) break;
+      const ids = PARTICLES.has(raw[j]!) ? index.phrases.byStems.get(`${rawStems[i]} ${rawStems[j]}`) : undefined;
+      if (!ids) continue;
+      const concept = groupConcept(
+        ids,
+        undefined,
+        ids.map((id) => index.leads[id]!),
+        tokens[i]!.weight,
+      );
+      if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) concept.verb = true;
+      if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) concept.sets = true;
+      consumed[i] = consumed[j] = true;
+      // "back on": a particle right before the one that completes the verb goes with it.
+      if (PARTICLES.has(raw[j - 1]!)) consumed[j - 1] = true;
+      break;
+    }
+  }
+  for (let i = 0; i < raw.length; i++) {
+    if (consumed[i]) continue;
     const phrase = phraseAt(rawStems, i, index.phrases);
     if (!phrase) continue;
-    const id = phrase[0];
+    const ids = phrase[0];
     let len = phrase[1];
     // "lvm thin pool": phrases of one group that overlap ("lvm thin", "thin pool") are one mention.
     for (let j = i + 1; j < i + len; j++) {
       const next = phraseAt(rawStems, j, index.phrases);
-      if (next && next[0] === id) len = Math.max(len, j - i + next[1]);
+      if (next && next[0].some((g) => ids.includes(g))) len = Math.max(len, j - i + next[1]);
     }
     const inPhrase = tokens.slice(i, i + len);
     const content = inPhrase.filter((t) => !STOPWORDS.has(t.word));
-    groupConcept(
-      [id],
+    const phraseConcept = groupConcept(
+      ids,
       undefined,
-      [index.leads[id]!],
+      ids.map((id) => index.leads[id]!),
       Math.max(...(content.length ? content : inPhrase).map((t) => t.weight)),
     );
+    // "turn on", "get rid of": a phrase of a verb's group is a verb.
+    if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) phraseConcept.verb = true;
+    if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) phraseConcept.sets = true;
     for (let k = i; k < i + len; k++) consumed[k] = true;
     i += len - 1;
   }
@@ -288,13 +401,15 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
       weight *= MODIFIER_WEIGHT;
     }
     // "revoke", "add", "open": a verb that names no endpoint only says the method.
+    // ("trim" names fstrim, so it is no mere method word.)
     const methodOnly =
       METHOD_HINTS[w] !== undefined &&
-      (tokens[i]!.clauseStart || !NOUN_VERBS.has(w)) &&
+      verbAt(tokens, i) !== undefined &&
       !groupsOf(w).some(
         (g) => !CRUD_LEADS.has(index.leads[g]!) && index.groups[g]!.some((t) => index.lastSegmentStems.has(t)),
       ) &&
-      !index.lastSegmentStems.has(stem(w, index.stems));
+      !index.lastSegmentStems.has(stem(w, index.stems)) &&
+      compoundsWith(index, w).length === 0;
     if (methodOnly) weight *= VERB_WEIGHT;
     if (GENERIC_WORDS.has(w)) {
       weight *= GENERIC_WEIGHT;
@@ -321,10 +436,37 @@ export function analyzeQuery(index: SearchIndex, query: string): QueryAnalysis {
     }
     const concept = wordConcept(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
+    if (
+      (METHOD_HINTS[w] && (tokens[i]!.clauseStart || !NOUN_VERBS.has(w))) ||
+      (GROUP_METHOD_HINTS.get(w) && tokens[i]!.clauseStart)
+    ) {
+      concept.verb = true;
+      if (methodOnly || groupsOf(w).some((g) => SETTING_LEADS.has(index.leads[g]!))) concept.sets = true;
+    }
     previous = { word: w, concept, index: i };
   });
   if (!method && concepts.length > 0) method = "GET";
-  const namesNode = spoken.some((w) => NODE_WORDS.has(w));
+  // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
+  const target = (i: number) => TARGET_WORDS.has(spoken[i - 1] ?? "") || TARGET_WORDS.has(spoken[i - 2] ?? "");
+  const namesNode = spoken.some((w, i) => NODE_WORDS.has(w) && !target(i));
+  const namesCluster = spoken.some((w, i) => CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center"));
+  const asksForAll = spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w));
+  const namesAgent = spoken.some((w) => w === "agent" || w === "qga");
   const namesGuest = raw.some((w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""));
-  return { concepts, method, methodStated, guest, oneItem: namesValue || asksForOne, namesNode, namesGuest };
+  // A write that sets something: a parameter of a setting endpoint may be what is asked (search-params.ts).
+  const setting = methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets);
+  return {
+    concepts,
+    method,
+    methodStated,
+    guest,
+    oneItem: namesValue || asksForOne,
+    named,
+    namesNode,
+    namesCluster,
+    asksForAll,
+    namesAgent,
+    namesGuest,
+    setting,
+  };
 }

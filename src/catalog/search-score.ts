@@ -12,11 +12,19 @@ export interface EndpointFacts {
   oneGuest: boolean;
   /** One item of a collection (the path ends with a placeholder, one object comes back). */
   item: boolean;
+  /** For a list whose items have an endpoint of their own: the stem of what it lists ("role" for /access/roles). */
+  collectionOf: string | undefined;
   /** A directory index that only lists child paths. */
   navigation: boolean;
   websocket: boolean;
   /** Share (0..1) of the words naming the endpoint (last segment, handler name) the query did not ask for. */
   identityMiss: number;
+  /** Where it acts: the whole cluster, one node, or elsewhere (a guest, /access, /storage). */
+  scope: "cluster" | "node" | "other";
+  /** Acts on every guest at once (startall, bulk-action). */
+  bulk: boolean;
+  /** A guest-agent command named like one of the guest's own actions (agent/shutdown beside status/shutdown). */
+  agentTwin: boolean;
 }
 
 /** What the ranking knows about the query. */
@@ -27,10 +35,18 @@ export interface QueryFacts {
   guest: "qemu" | "lxc" | "any" | "none";
   /** The query is about one particular object (a number, an ID, a path, "details"). */
   oneItem: boolean;
+  /** Stems of the words next to a name the query gives ("role" in "PVEAuditor role"). */
+  named: ReadonlySet<string>;
   /** It names one guest by number ("VM 100"). */
   namesGuest: boolean;
   /** It speaks of the node (host) itself. */
   namesNode: boolean;
+  /** It speaks of the whole cluster or datacenter. */
+  namesCluster: boolean;
+  /** It asks for all or many ("all", "every", a plural of guests). */
+  asksForAll: boolean;
+  /** It speaks of the guest agent. */
+  namesAgent: boolean;
 }
 
 export const FACTOR = {
@@ -42,6 +58,8 @@ export const FACTOR = {
   websocket: 0.7,
   /** A list is likelier wanted than one item of it when nothing names one. */
   itemUnasked: 0.9,
+  /** The list, when the query names one of its items ("the PVEAuditor role"). */
+  collectionForOne: 0.8,
   notTheGuest: 0.85,
   otherGuest: 0.75,
   /** Either kind of guest will do: the VM variant is the canonical one. */
@@ -50,6 +68,12 @@ export const FACTOR = {
   nodeNotGuest: 0.7,
   /** Score lost, in proportion, for the naming words not asked for. */
   identityMiss: 0.3,
+  /** The query names the cluster and the endpoint is one node's, or the other way round. */
+  otherScope: 0.8,
+  /** Every guest at once, when the query does not ask for all. */
+  bulkUnasked: 0.7,
+  /** The agent's command rather than the guest's own action of that name, when the agent is not mentioned. */
+  agentUnasked: 0.75,
 } as const;
 
 const WRITES = new Set(["POST", "PUT"]);
@@ -65,6 +89,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // A websocket upgrade cannot be used through these tools; the proxy ticket endpoints can.
   if (e.websocket) f *= FACTOR.websocket;
   if (!q.oneItem && e.method === "GET" && e.item) f *= FACTOR.itemUnasked;
+  if (e.collectionOf !== undefined && q.named.has(e.collectionOf)) f *= FACTOR.collectionForOne;
   // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
   if (!e.oneGuest && q.namesGuest && (q.guest === "qemu" || q.guest === "lxc")) f *= FACTOR.notTheGuest;
   if (e.guestKind !== 0) {
@@ -72,5 +97,10 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
     else if (q.guest === "none") f *= q.namesNode ? FACTOR.nodeNotGuest : FACTOR.unaskedGuest;
     if (e.guestKind === 2 && (q.guest === "none" || q.guest === "any")) f *= FACTOR.eitherGuestLxc;
   }
+  // "datacenter firewall" is /cluster/firewall; "host firewall" is /nodes/{node}/firewall.
+  if (q.namesCluster !== q.namesNode && e.scope !== "other" && (e.scope === "cluster") !== q.namesCluster)
+    f *= FACTOR.otherScope;
+  if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
+  if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
   return f;
 }

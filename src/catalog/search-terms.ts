@@ -46,30 +46,31 @@ export function joinable(
   return undefined;
 }
 
-/** Phrases of the synonym groups, as sequences of stems. */
+/** Phrases of the synonym groups, as sequences of stems; a phrase may stand in several groups ("turn on": start, enable). */
 export interface PhraseTable {
-  byStems: Map<string, number>;
+  byStems: Map<string, number[]>;
   firstStems: Set<string>;
   /** The first two stems of each phrase ("network card"), a cheap test before looking further. */
   openings: Set<string>;
   maxWords: number;
 }
 
-/** The phrase starting at `i` (longest first), as [group, length]. */
-export function phraseAt(stemsOf: string[], i: number, table: PhraseTable): [number, number] | undefined {
+/** The phrase starting at `i` (longest first), as [groups, length]. */
+export function phraseAt(stemsOf: string[], i: number, table: PhraseTable): [number[], number] | undefined {
   if (!table.firstStems.has(stemsOf[i]!)) return undefined;
   for (let len = Math.min(table.maxWords, stemsOf.length - i); len >= 2; len--) {
-    const id = table.byStems.get(stemsOf.slice(i, i + len).join(" "));
-    if (id !== undefined) return [id, len];
+    const ids = table.byStems.get(stemsOf.slice(i, i + len).join(" "));
+    if (ids !== undefined) return [ids, len];
   }
   return undefined;
 }
 
-/** Term -> the endpoints that have it, each with the summed weight of the fields it is in. */
+/** Term -> the documents (endpoints, or parameters) that have it, each with the summed weight of the fields it is in. */
 export class Postings {
   private readonly ids: number[][] = [];
   private readonly weights: number[][] = [];
   private readonly byTerm = new Map<string, number>();
+  private readonly terms: string[] = [];
 
   get size(): number {
     return this.ids.length;
@@ -80,10 +81,16 @@ export class Postings {
     if (id === undefined) {
       id = this.ids.length;
       this.byTerm.set(term, id);
+      this.terms.push(term);
       this.ids.push([]);
       this.weights.push([]);
     }
     return id;
+  }
+
+  /** The term an id stands for. */
+  termOf(id: number): string {
+    return this.terms[id]!;
   }
 
   add(termId: number, endpoint: number, weight: number): void {
@@ -139,7 +146,7 @@ export class TermCache {
       ) {
         stemsOf ??= found.map((x) => this.word(x).stem);
         const phrase = phraseAt(stemsOf, i, this.phrases);
-        if (phrase) out.add(this.postings.intern(stem(this.leads[phrase[0]]!, this.stems)));
+        for (const id of phrase?.[0] ?? []) out.add(this.postings.intern(stem(this.leads[id]!, this.stems)));
       }
     }
     terms = Array.from(out);

@@ -2,6 +2,8 @@ import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { diversify } from "./search-rank.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
+import { PARAM_NAMED } from "./search-params.ts";
+import { homeOf } from "./cli-map.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
 export { analyzeQuery, compoundsWith, guestFacet, statedMethod, tokenize } from "./search-query.ts";
@@ -52,6 +54,73 @@ export interface SearchHints {
   ordered?: boolean;
   /** The kind of guest the query is about when its words do not say (a tool's name). */
   guest?: "qemu" | "lxc";
+  /** What was asked, in other words (a CLI-only command's own description): its words count less. */
+  described?: string;
+  /** Where the tool's commands live ("/nodes/{node}/aplinfo" for pveam): endpoints there count more. */
+  homes?: ReadonlySet<string>;
+}
+
+/** How much the best parameter of a write endpoint adds to it, against the endpoint's own match. */
+const PARAM_LIFT = 1;
+
+/**
+ * Per endpoint, the score of its best-matching parameter, for a query that states a write verb;
+ * a parameter counts only when a word of the query (or its API synonym) names it or one of its
+ * values.
+ */
+function paramLift(
+  index: SearchIndex,
+  analysis: ReturnType<typeof analyzeQuery>,
+  caps: readonly number[],
+  idfOf: (df: number) => number,
+): Float64Array {
+  const lift = new Float64Array(index.endpoints.length);
+  if (!analysis.setting) return lift;
+  const docs = index.params;
+  const m = docs.endpointOf.length;
+  const names = (endpoint: number, term: string) => index.identity[endpoint]!.some((unit) => unit.includes(term));
+  const total = new Float64Array(m);
+  const covered = new Float64Array(m);
+  const best = new Float64Array(m);
+  let asked = 0;
+  const named = new Uint8Array(m);
+  const touched: number[] = [];
+  analysis.concepts.forEach((concept, c) => {
+    const cap = caps[c] ?? 0;
+    if (cap === 0) return;
+    // The verb says what is done; the parameter must be named by what it is done to.
+    const canName = !concept.verb;
+    if (canName) asked += concept.weight;
+    for (const [term, termWeight] of concept.terms) {
+      const list = docs.postings.get(term);
+      if (!list) continue;
+      const idf = Math.min(idfOf(index.postings.get(term)?.ids.length ?? 1), cap);
+      for (let k = 0; k < list.ids.length; k++) {
+        const doc = list.ids[k]!;
+        const w = list.weights[k]!;
+        if (best[doc] === 0) touched.push(doc);
+        best[doc] = Math.max(best[doc]!, termWeight * idf * w);
+        // The parameter must say something the endpoint's own name does not ("force-stop" of stopall is no intent).
+        if (canName && w >= PARAM_NAMED && concept.primaries.has(term) && !names(docs.endpointOf[doc]!, term))
+          named[doc] = 1;
+      }
+    }
+    for (const doc of touched) {
+      total[doc] = total[doc]! + concept.weight * best[doc]!;
+      if (canName) covered[doc] = covered[doc]! + concept.weight;
+      best[doc] = 0;
+    }
+    touched.length = 0;
+  });
+  for (let doc = 0; doc < m; doc++) {
+    if (named[doc] === 0) continue;
+    const e = docs.endpointOf[doc]!;
+    if (index.setter[e] === 0) continue;
+    // A parameter that explains most of what was asked lifts its endpoint most.
+    const value = (total[doc]! * covered[doc]!) / asked;
+    if (value > lift[e]!) lift[e] = value;
+  }
+  return lift;
 }
 
 /** Above any score: pinned endpoints sort first. */
@@ -69,7 +138,7 @@ export function runSearch(
   hints: SearchHints = {},
 ): SearchPage {
   const n = index.endpoints.length;
-  const analysis = analyzeQuery(index, query);
+  const analysis = analyzeQuery(index, query, hints.described);
   if (hints.guest && analysis.guest === "none") analysis.guest = hints.guest;
   const wantMethod = options.method?.toUpperCase();
   const scores = new Float64Array(n);
@@ -78,6 +147,7 @@ export function runSearch(
   const inConcept = new Uint8Array(n);
   let totalWeight = 0;
   const idfOf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const caps: number[] = [];
   for (const concept of analysis.concepts) {
     best.fill(0);
     // A synonym can be no rarer than the word typed: "cluster" must not score like "datacenter".
@@ -106,9 +176,13 @@ export function runSearch(
           }
         }
       }
-      if (looseDf === 0) continue;
+      if (looseDf === 0) {
+        caps.push(0);
+        continue;
+      }
       cap = idfOf(df || looseDf);
     }
+    caps.push(cap);
     for (const [term, termWeight] of concept.terms) {
       const list = index.postings.get(term);
       if (!list) continue;
@@ -135,6 +209,7 @@ export function runSearch(
       }
     }
   }
+  const lift = paramLift(index, analysis, caps, idfOf);
   const asked = new Set<string>();
   for (const concept of analysis.concepts) for (const t of concept.terms.keys()) asked.add(t);
   const pinned = hints.pinned ?? [];
@@ -153,13 +228,26 @@ export function runSearch(
       guestKind: index.guestKind[id]!,
       oneGuest: index.oneGuest[id] === 1,
       item: index.itemOfCollection[id] === 1,
+      collectionOf: index.collectionOf[id],
       navigation: index.navigation[id] === 1,
       websocket: index.websocket[id] === 1,
       identityMiss: units.length ? missing / units.length : 0,
+      scope: index.scope[id]!,
+      bulk: index.bulk[id] === 1,
+      agentTwin: index.agentTwin[id] === 1,
     };
-    const score = scores[id]! * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
+    const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);
-    const rank = place < 0 ? score : hints.ordered ? PINNED * (pinned.length - place) : PINNED + score;
+    // A CLI-only command's nearest endpoints are first sought where the tool's other commands live.
+    const home = hints.homes?.has(homeOf(e.path)) ?? false;
+    const rank =
+      place >= 0
+        ? hints.ordered
+          ? PINNED * (pinned.length + 1 - place)
+          : PINNED * 2 + score
+        : home
+          ? PINNED + score
+          : score;
     results.push({ id, score, rank });
   }
   results.sort((a, b) => {
