@@ -2,7 +2,7 @@
 // CLI commands of each man page's SYNOPSIS and the example command lines of the prose with
 // the words around them. The only module that parses docs HTML; cheerio is imported here
 // lazily, when the first page is parsed, so the server never loads it at startup.
-import type { CliCommand, DocsExample, DocsPage } from "./model.ts";
+import type { CliCommand, DocsExample, DocsPage, DocsSection } from "./model.ts";
 
 type Cheerio = typeof import("cheerio");
 type Root = ReturnType<Cheerio["load"]>;
@@ -40,8 +40,11 @@ export async function parseDocsPage(name: string, html: string): Promise<DocsPag
   const { load } = await cheerio;
   const commands = synopsis(load, html);
   await breathe();
-  const examples = collectExamples(load, html);
-  return { name, commands, examples };
+  const headings = readHeadings(load, html);
+  const examples = collectExamples(load, html, headings);
+  await breathe();
+  const sections = collectSections(load, html, headings);
+  return { name, commands, examples, sections };
 }
 
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -110,6 +113,57 @@ function readOptions($: Root, block: ReturnType<Root>, command: CliCommand): voi
 }
 
 const HEADING = /<h([1-5])\b[^>]*>([\s\S]*?)<\/h\1>/g;
+
+interface Heading {
+  at: number;
+  end: number;
+  level: number;
+  title: string;
+}
+
+/** The page's headings, in order, with where each starts and ends. */
+function readHeadings(load: Cheerio["load"], html: string): Heading[] {
+  return [...html.matchAll(HEADING)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+    level: Number(m[1]),
+    title: flat(load(m[2]!, PARSE_OPTIONS, false).root().text()),
+  }));
+}
+
+/** Sections that are no topic of their own in a man page. */
+const FRAME_TITLES = /^(NAME|SYNOPSIS|DESCRIPTION|Copyright and Disclaimer|Examples?)$/i;
+
+/** Each section's title (with its parent's) and the paragraph that opens it. */
+function collectSections(load: Cheerio["load"], html: string, headings: Heading[]): DocsSection[] {
+  const out: DocsSection[] = [];
+  const titles: string[] = [];
+  headings.forEach((h, k) => {
+    titles.length = h.level - 1;
+    titles[h.level - 1] = h.title;
+    if (h.level < 2 || FRAME_TITLES.test(h.title)) return;
+    const stop = headings[k + 1]?.at ?? html.length;
+    const start = html.indexOf(PARAGRAPH_START, h.end);
+    if (start < 0 || start > stop) return;
+    const close = html.indexOf("</div>", start);
+    const text = flat(
+      load(html.slice(start, close < 0 ? stop : Math.min(close, stop)), PARSE_OPTIONS, false)
+        .root()
+        .text(),
+    );
+    if (text)
+      out.push({
+        title: h.title,
+        parent:
+          titles
+            .slice(0, h.level - 1)
+            .filter(Boolean)
+            .pop() ?? "",
+        text: text.slice(0, MAX_CONTEXT),
+      });
+  });
+  return out;
+}
 const EXAMPLE_BLOCK = /<div class="(?:listingblock|literalblock)">[\s\S]*?<\/pre>/g;
 const PARAGRAPH_START = '<div class="paragraph"';
 /** How far back from an example its paragraph may start. */
@@ -120,13 +174,8 @@ const PARAGRAPH_REACH = 4000;
  * the paragraph just before it. Headings and blocks are located by asciidoc's fixed markup and
  * each small piece is read by cheerio.
  */
-function collectExamples(load: Cheerio["load"], html: string): DocsExample[] {
+function collectExamples(load: Cheerio["load"], html: string, headings: Heading[]): DocsExample[] {
   const text = (fragment: string) => load(fragment, PARSE_OPTIONS, false).root().text();
-  const headings = [...html.matchAll(HEADING)].map((m) => ({
-    at: m.index,
-    level: Number(m[1]),
-    title: flat(text(m[2]!)),
-  }));
   const out: DocsExample[] = [];
   const titles: string[] = [];
   let next = 0;

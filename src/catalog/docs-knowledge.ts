@@ -3,6 +3,8 @@
 // snapshot" under "Backup Modes", after "Use rsync and suspend/resume to create a snapshot").
 import { homeOf, mapCommands, type CliMapping } from "./cli-map.ts";
 import type { CatalogSource, DocsPage, Endpoint, PathMatch } from "./model.ts";
+import { stem } from "./stem.ts";
+import { identifierWords, STOPWORDS, words } from "./text.ts";
 
 export interface CliTable {
   /** Every command by its words ("qm set"), aliases included. */
@@ -17,7 +19,7 @@ export interface DocsKnowledge {
   source: CatalogSource;
   pages: number;
   cli: CliTable;
-  /** Per endpoint: the commands that call it and the docs' words about it, as texts to index (emptied once indexed). */
+  /** Per endpoint: the docs' words about it, as texts to index (emptied once indexed). */
   texts: string[][];
   /** How many commands were mapped to an endpoint, and to how many endpoints. */
   mapped: { commands: number; endpoints: number };
@@ -66,7 +68,6 @@ export function buildDocsKnowledge(
     if (m.endpoint === undefined) continue;
     mappedCommands++;
     mappedEndpoints.add(m.endpoint);
-    texts[m.endpoint]!.push(m.command);
     const home = homeOf(endpoints[m.endpoint]!.path);
     binaries.get(binary)!.homes.add(home);
     const counts = kinds.get(binary) ?? new Map<string, number>();
@@ -99,6 +100,26 @@ export function buildDocsKnowledge(
       attach(id, example.paragraph);
     }
   }
+  // Chapters with no man page (SDN, notifications, host administration) describe many endpoints
+  // that no command calls: a section titled by what one resource is named gets that section's words.
+  const named = endpoints.map((e) => new Set(resourceWords(e)));
+  const lastWords = endpoints.map((e) => new Set(resourceWords(e, true)));
+  for (const page of pages) {
+    if (page.commands.length > 0) continue;
+    for (const section of page.sections) {
+      const want = titleWords(section.title);
+      if (want.length === 0) continue;
+      const hits = endpoints
+        .map((_, id) => id)
+        .filter((id) => want.every((w) => named[id]!.has(w)) && want.some((w) => lastWords[id]!.has(w)));
+      const resources = new Set(hits.map((id) => endpoints[id]!.path.replace(/\/\{[^{}]+\}$/, "")));
+      if (resources.size !== 1) continue;
+      for (const id of hits) {
+        attach(id, section.title);
+        attach(id, section.text);
+      }
+    }
+  }
   return {
     source,
     pages: pages.length,
@@ -106,6 +127,31 @@ export function buildDocsKnowledge(
     texts,
     mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
   };
+}
+
+/** Title words that name no resource: what a section is about, not what it is. */
+const GENERIC_TITLE_WORDS = new Set(
+  "management manage managing configuration configure configuring settings setting overview introduction option options usage using use general basic advanced example examples permissions permission how proxmox ve pve".split(
+    " ",
+  ),
+);
+
+/** Stems of the content words of a section title. */
+function titleWords(title: string): string[] {
+  return [
+    ...new Set(
+      words(title)
+        .filter((w) => !STOPWORDS.has(w) && !GENERIC_TITLE_WORDS.has(w) && !/^\d+$/.test(w))
+        .map((w) => stem(w)),
+    ),
+  ];
+}
+
+/** Stems of the words naming an endpoint: its path's literal segments and handler name (or only the last segment). */
+function resourceWords(e: Endpoint, lastOnly = false): string[] {
+  const literals = e.path.split("/").filter((s) => s && !s.startsWith("{"));
+  const named = lastOnly ? literals.slice(-1) : [...literals, e.name];
+  return named.flatMap(identifierWords).map((w) => stem(w));
 }
 
 /** The endpoint an example command line calls: a mapped CLI command, or pvesh with an API path. */

@@ -221,7 +221,7 @@ export class DocsLoader {
         try {
           const text = await plan.read(page, this.controller.signal);
           const parsed = await parseDocsPage(page, text);
-          if (parsed.commands.length === 0 && parsed.examples.length === 0)
+          if (parsed.commands.length === 0 && parsed.examples.length === 0 && parsed.sections.length === 0)
             results.push({ page, failure: new SourceFailure("invalid", "is not a pve-docs page") });
           else results.push({ page, parsed });
         } catch (error) {

@@ -115,11 +115,20 @@ export interface DocsExample {
   paragraph: string;
 }
 
+/** A section of the docs: its title and the paragraph that opens it. */
+export interface DocsSection {
+  title: string;
+  /** The title of the section it is part of, when any. */
+  parent: string;
+  text: string;
+}
+
 /** What one docs page contributes. */
 export interface DocsPage {
   name: string;
   commands: CliCommand[];
   examples: DocsExample[];
+  sections: DocsSection[];
 }
 
 const IS_PLACEHOLDER = /^\{[^{}]+\}$/;

@@ -18,7 +18,7 @@ const FIELD = {
   paramText: 0.15,
   returnName: 0.8,
   /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
-  docs: 0.3,
+  docs: 0.5,
 } as const;
 
 /** Words of handler names that say what is done, which the method already tells, or which guest. */
@@ -269,15 +269,15 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
   const identifierTerms = fieldsOf.map((f) =>
     IDENTIFIER_FIELDS.map((field) => f[field].map((t) => terms.identifier(t))),
   );
-  const docsTerms = fieldsOf.map((f) => [f.docs.map((t) => terms.text(t))]);
-  const fieldWeights = [...TEXT_FIELDS.map((f) => FIELD[f]), ...IDENTIFIER_FIELDS.map((f) => FIELD[f]), FIELD.docs];
+  const docsTerms = fieldsOf.map((f) => f.docs.map((t) => terms.text(t)));
+  const fieldWeights = [...TEXT_FIELDS.map((f) => FIELD[f]), ...IDENTIFIER_FIELDS.map((f) => FIELD[f])];
   // A term counts once per field, whatever the number of parameters repeating it.
   const stamp = new Int32Array(postings.size).fill(-1);
   const weight = new Float64Array(postings.size);
   const touched: number[] = [];
   let fieldStamp = 0;
   endpoints.forEach((_, id) => {
-    const fields = [...textTerms[id]!, ...identifierTerms[id]!, ...docsTerms[id]!];
+    const fields = [...textTerms[id]!, ...identifierTerms[id]!];
     fields.forEach((items, f) => {
       fieldStamp++;
       const w = fieldWeights[f]!;
@@ -296,6 +296,17 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
     }
     touched.length = 0;
   });
+  // The docs bring the words the schema lacks ("virtiofs", "prefer", "maintenance"): only those
+  // are indexed from them, so the schema's own words rank as they do without docs.
+  // Names in the examples (pve2, node1, vm:100) are no words for anything.
+  const schemaHas = (term: number) => postings.has(postings.termOf(term)) || /\d/.test(postings.termOf(term));
+  const fromDocs = new Map<number, number[]>();
+  docsTerms.forEach((items, id) => {
+    const seen = new Set<number>();
+    for (const item of items) for (const term of item) if (!seen.has(term) && !schemaHas(term)) seen.add(term);
+    for (const term of seen) fromDocs.set(term, [...(fromDocs.get(term) ?? []), id]);
+  });
+  for (const [term, ids] of fromDocs) for (const id of ids) postings.add(term, id, FIELD.docs);
 
   const related = new Map<string, string[]>();
   for (const [word, targets] of Object.entries(RELATED))
