@@ -72,6 +72,8 @@ const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data
 const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
 const CLUSTER_WORDS = new Set(["cluster", "datacenter", "datacentre"]);
 const TARGET_WORDS = new Set(["to", "onto", "into", "from"]);
+/** Words that open a question about what is: its answer is read, not written. */
+const QUESTION_WORDS = new Set(["which", "what", "whats", "is", "are", "does", "do", "how", "who", "when", "where"]);
 /** Words that ask for all of something: "every guest", "all VMs", "VMs" (a plural). */
 const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
 const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
@@ -90,6 +92,9 @@ interface Concept {
   verb?: boolean;
   /** A verb that asks to set something (add, make, change, enable), not for another action (migrate, restart). */
   sets?: boolean;
+  /** For a phrase: where it starts in the query and the API words of its groups. */
+  at?: number;
+  leads?: string[];
 }
 
 export interface QueryAnalysis {
@@ -114,6 +119,8 @@ export interface QueryAnalysis {
   asksForAll: boolean;
   /** The query speaks of the guest agent. */
   namesAgent: boolean;
+  /** The query is a question about what is ("which ISO images are on local"). */
+  question: boolean;
 }
 
 /** How much a word counts: values such as names, IDs and paths count little. */
@@ -165,8 +172,9 @@ export function tokenize(
       if (isWord(near)) named.add(stem(words(near!)[0]!, index.stems));
     }
   });
-  for (const chunk of chunks) {
-    const base = chunkWeight(chunk);
+  chunks.forEach((chunk, k) => {
+    // "a snapshot called test": what follows "called" is a name.
+    const base = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? 0.3 : chunkWeight(chunk);
     if (isValue(chunk, base)) namesValue = true;
     const chunkWords = words(chunk);
     // "local-lvm" is a name, "cloud-init" a word of the API.
@@ -192,7 +200,7 @@ export function tokenize(
     }
     if (/[:;,.!?]$/.test(chunk)) newClause = true;
     if (/^(from|with|using|without)$/i.test(chunk)) afterFrom = true;
-  }
+  });
   return { tokens, namesValue, named };
 }
 
@@ -233,11 +241,16 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
 
 /** The method the request's verb asks for, if it says one. */
 export function statedMethod(tokens: readonly VerbToken[]): MethodName | undefined {
+  return statedMethodAt(tokens)?.method;
+}
+
+/** The request's verb: the method it asks for and where it is. */
+function statedMethodAt(tokens: readonly VerbToken[]): { method: MethodName; at: number } | undefined {
   for (let i = 0; i < tokens.length; i++) {
     const phrasal = PHRASAL_VERBS[`${tokens[i]!.word} ${tokens[i + 1]?.word}`];
-    if (phrasal) return phrasal;
+    if (phrasal) return { method: phrasal, at: i };
     const method = verbAt(tokens, i);
-    if (method) return method;
+    if (method) return { method, at: i };
   }
   return undefined;
 }
@@ -322,8 +335,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const sameGroup = (a: string | undefined, b: string | undefined) =>
     a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
 
-  let method = statedMethod(tokens);
-  const methodStated = method !== undefined;
+  const stated = statedMethodAt(tokens);
+  let method = stated?.method;
+  let methodStated = method !== undefined;
   // Words of values ("/vms", "/etc/hosts") name no guest or node.
   const spoken = raw.filter((_, i) => !tokens[i]!.literal);
   const guest = guestFacet(spoken);
@@ -370,6 +384,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       ids.map((id) => index.leads[id]!),
       Math.max(...(content.length ? content : inPhrase).map((t) => t.weight)),
     );
+    phraseConcept.at = i;
+    phraseConcept.leads = ids.map((id) => index.leads[id]!);
     // "turn on", "get rid of": a phrase of a verb's group is a verb.
     if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) phraseConcept.verb = true;
     if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) phraseConcept.sets = true;
@@ -445,11 +461,23 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     }
     previous = { word: w, concept, index: i };
   });
+  // "throw away the snapshot", "turn the VM back on": a verb phrase opening the request says the method.
+  const opening = concepts.find((c) => c.verb && c.at !== undefined && tokens[c.at]!.clauseStart);
+  const lead = opening?.leads?.find((l) => METHOD_HINTS[l]);
+  if (lead && (!stated || stated.at > opening!.at!)) {
+    method = METHOD_HINTS[lead];
+    methodStated = true;
+  }
   if (!method && concepts.length > 0) method = "GET";
   // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
   const target = (i: number) => TARGET_WORDS.has(spoken[i - 1] ?? "") || TARGET_WORDS.has(spoken[i - 2] ?? "");
-  const namesNode = spoken.some((w, i) => NODE_WORDS.has(w) && !target(i));
-  const namesCluster = spoken.some((w, i) => CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center"));
+  // "on all nodes", "every node": the whole cluster.
+  const everyNode = (i: number) => ALL_WORDS.has(spoken[i - 1] ?? "") || ALL_WORDS.has(spoken[i - 2] ?? "");
+  const namesNode = spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i));
+  const namesCluster = spoken.some(
+    (w, i) =>
+      CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center") || (NODE_WORDS.has(w) && everyNode(i)),
+  );
   const asksForAll = spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w));
   const namesAgent = spoken.some((w) => w === "agent" || w === "qga");
   const namesGuest = raw.some((w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""));
@@ -466,6 +494,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     namesCluster,
     asksForAll,
     namesAgent,
+    question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,
   };

@@ -47,6 +47,8 @@ export interface QueryFacts {
   asksForAll: boolean;
   /** It speaks of the guest agent. */
   namesAgent: boolean;
+  /** It is a question about what is ("which ISO images are on local"). */
+  question: boolean;
 }
 
 export const FACTOR = {
@@ -74,6 +76,8 @@ export const FACTOR = {
   bulkUnasked: 0.7,
   /** The agent's command rather than the guest's own action of that name, when the agent is not mentioned. */
   agentUnasked: 0.75,
+  /** A write, when the query is a question about what is. */
+  writeForQuestion: 0.75,
 } as const;
 
 const WRITES = new Set(["POST", "PUT"]);
@@ -102,5 +106,6 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
     f *= FACTOR.otherScope;
   if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
   if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
+  if (q.question && e.method !== "GET") f *= FACTOR.writeForQuestion;
   return f;
 }

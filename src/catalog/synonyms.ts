@@ -115,7 +115,7 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
   ["pending", "changes", "edits", "unapplied"],
   ["pci", "pcie", "gpu", "gpus", "graphics card", "hostpci", "passthrough", "pass through"],
   ["usb", "usb device", "usb devices", "usb stick"],
-  ["mapping", "mappings", "map", "across all nodes", "cluster wide"],
+  ["mapping", "mappings", "map"],
   ["task", "tasks", "upid", "worker"],
   ["log", "logs", "output", "messages"],
   ["syslog", "system log", "system logs"],
