@@ -199,7 +199,7 @@ export function tokenize(
       if (content) newClause = false;
     }
     if (/[:;,.!?]$/.test(chunk)) newClause = true;
-    if (/^(from|with|using|without)$/i.test(chunk)) afterFrom = true;
+    if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
   });
   return { tokens, namesValue, named };
 }

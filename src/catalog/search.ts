@@ -89,7 +89,7 @@ function paramLift(
     const cap = caps[c] ?? 0;
     if (cap === 0) return;
     // The verb says what is done; the parameter must be named by what it is done to.
-    const canName = !concept.verb;
+    const canName = !concept.verb || concept.sets === true;
     if (canName) asked += concept.weight;
     for (const [term, termWeight] of concept.terms) {
       const list = docs.postings.get(term);
