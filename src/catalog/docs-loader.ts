@@ -67,7 +67,8 @@ export interface DocsBundle {
 
 export type DocsStatus =
   | { state: "off" }
-  | { state: "loading" }
+  /** Loading; after a failed load, what that one met. */
+  | { state: "loading"; attempts?: { source: CatalogSource; outcome: string }[] }
   | { state: "loaded"; bundle: DocsBundle }
   | { state: "unavailable"; attempts: { source: CatalogSource; outcome: string }[] };
 
@@ -121,7 +122,7 @@ export class DocsLoader {
       if (!this.retry) return;
       this.flight = this.track(this.loadAgain(this.retry));
     } else {
-      if (this.state.state === "unavailable") this.state = { state: "loading" };
+      if (this.state.state === "unavailable") this.state = { state: "loading", attempts: this.state.attempts };
       this.flight = this.track(this.loadAll());
     }
   }

@@ -81,6 +81,8 @@ export interface CatalogLoaderOptions {
   docsGraceMs?: number;
   /** After a failed docs load, how long before the next try (default 60 s). */
   docsRetryAfterMs?: number;
+  /** For tests: the docs pages to read (default DOCS_PAGES). */
+  docsPages?: readonly string[];
 }
 
 interface Plan {
@@ -144,6 +146,7 @@ export class CatalogLoader implements CatalogProvider {
         plans: this.docsPlans(),
         log: options.log,
         ...(options.docsRetryAfterMs !== undefined ? { retryAfterMs: options.docsRetryAfterMs } : {}),
+        ...(options.docsPages ? { pages: options.docsPages } : {}),
         onLoaded: (bundle) => this.attach(bundle),
         onIdle: () => this.settle(),
       });

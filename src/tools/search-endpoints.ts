@@ -21,10 +21,9 @@ export function docsLabel(status: DocsStatus | undefined, catalog: Catalog): str
     return `${sourceLabel(attached.source)} (${attached.pages} pages; ${attached.mapped.commands} CLI commands mapped to endpoints)`;
   }
   if (!status || status.state === "off") return undefined;
-  if (status.state === "unavailable") {
-    const tried = status.attempts.map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ");
-    return `unavailable (${tried}); this answer is from the schema alone; the docs are tried again later`;
-  }
+  const attempts = status.state === "loading" ? status.attempts : status.state === "unavailable" ? status.attempts : [];
+  const tried = (attempts ?? []).map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ");
+  if (tried) return `unavailable (${tried}); this answer is from the schema alone; the docs are tried again later`;
   return "still loading; this answer is from the schema alone";
 }
 

@@ -230,9 +230,10 @@ export class FakeProxmox {
     return this;
   }
 
-  /** Serves a non-API path (no authentication), e.g. /pve-docs/api-viewer/apidoc.js. Wins over serveDocs. */
-  file(path: string, handler: FakeHandler): this {
-    this.files.set(path, handler);
+  /** Serves a non-API path (no authentication), e.g. /pve-docs/api-viewer/apidoc.js. Wins over serveDocs; undefined removes it. */
+  file(path: string, handler: FakeHandler | undefined): this {
+    if (handler) this.files.set(path, handler);
+    else this.files.delete(path);
     return this;
   }
 
