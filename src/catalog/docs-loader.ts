@@ -35,6 +35,19 @@ export const DOCS_PAGES = [
   "chapter-notifications.html",
 ] as const;
 
+/** The CLI tools whose man pages are read ("qm.1.html" documents qm). */
+export const DOCS_TOOLS: ReadonlySet<string> = new Set(
+  DOCS_PAGES.filter((p) => /^[a-z-]+\.\d\.html$/.test(p)).map((p) => p.replace(/\.\d\.html$/, "")),
+);
+
+/** Whether a query names one of those tools, so the docs are what answers it. */
+export function namesDocsTool(query: string): boolean {
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .some((word) => DOCS_TOOLS.has(word) && word !== "pvesh");
+}
+
 export const DOCS_PATH = "/pve-docs/";
 export const PUBLIC_DOCS_URL = `https://pve.proxmox.com${DOCS_PATH}`;
 /** The largest page is about 0.7 MiB (qm.1.html); a page over this is not a docs page. */
@@ -81,6 +94,11 @@ export interface DocsLoaderOptions {
   onLoaded?: (bundle: DocsBundle) => void;
   /** Called when a load settles, whatever its outcome. */
   onIdle?: () => void;
+  /**
+   * Awaited before the pages are parsed: the pages are fetched at once, but their parsing waits
+   * until the schema is in, so the docs never slow the first answer down.
+   */
+  parseAfter?: () => Promise<unknown>;
 }
 
 interface PageResult {
@@ -117,7 +135,6 @@ export class DocsLoader {
   kick(): void {
     if (this.flight || this.controller.signal.aborted || this.options.plans.length === 0) return;
     if (Date.now() - this.failedAt < this.retryAfterMs) return;
-    preloadHtmlParser();
     if (this.state.state === "loaded") {
       if (!this.retry) return;
       this.flight = this.track(this.loadAgain(this.retry));
@@ -221,6 +238,8 @@ export class DocsLoader {
         const page = pages[next++]!;
         try {
           const text = await plan.read(page, this.controller.signal);
+          await this.options.parseAfter?.();
+          preloadHtmlParser();
           const parsed = await parseDocsPage(page, text);
           if (parsed.commands.length === 0 && parsed.examples.length === 0 && parsed.sections.length === 0)
             results.push({ page, failure: new SourceFailure("invalid", "is not a pve-docs page") });

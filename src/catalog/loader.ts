@@ -37,6 +37,8 @@ export interface CatalogProvider {
   peek(): Catalog | undefined;
   /** Where the second source, the cluster's docs, stands; absent when there is none. */
   docs?(): DocsStatus;
+  /** Waits a little for docs still loading (a search that needs them calls it). */
+  docsReady?(): Promise<void>;
 }
 
 export const VIEWER_PATH = "/pve-docs/api-viewer/apidoc.js";
@@ -77,7 +79,7 @@ export interface CatalogLoaderOptions {
   publicDocsUrl?: string;
   /** The size cap of one docs page (default 4 MiB). */
   docsMaxBytes?: number;
-  /** How long the first search waits for the docs once the schema is in (default 1500 ms). */
+  /** How long a search naming a CLI tool waits for docs still loading (default 1500 ms). */
   docsGraceMs?: number;
   /** After a failed docs load, how long before the next try (default 60 s). */
   docsRetryAfterMs?: number;
@@ -100,9 +102,9 @@ interface Flight {
 
 const LOAD_TIMEOUT_CAP_MS = 60_000;
 /**
- * The docs are fetched alongside the schema; once the schema is in, the first search waits at
- * most this long for them (as long as the advice waits for a catalog), then answers from the
- * schema alone and says so.
+ * The docs are fetched alongside the schema and never hold up an answer, except that a search
+ * naming one of the CLI tools they describe waits at most this long for them (as long as the
+ * advice waits for a catalog); after that it answers from the schema alone and says so.
  */
 const DOCS_GRACE_MS = 1500;
 
@@ -149,6 +151,7 @@ export class CatalogLoader implements CatalogProvider {
         ...(options.docsPages ? { pages: options.docsPages } : {}),
         onLoaded: (bundle) => this.attach(bundle),
         onIdle: () => this.settle(),
+        parseAfter: () => this.flight?.promise.catch(() => undefined) ?? Promise.resolve(),
       });
     }
   }
@@ -160,6 +163,12 @@ export class CatalogLoader implements CatalogProvider {
   /** For tests and tools: resolves once the docs load in flight (if any) has settled. */
   async docsSettled(): Promise<void> {
     await this.docsLoader?.settled();
+  }
+
+  /** Waits a little (the grace) for docs still loading; returns at once when they are in, off or failed. */
+  async docsReady(): Promise<void> {
+    if (this.docsLoader?.status().state !== "loading") return;
+    await this.docsLoader.settled(this.options.docsGraceMs ?? DOCS_GRACE_MS);
   }
 
   /** Adds docs to the catalog once both are in; a later set of docs (pages retried) replaces the earlier. */
@@ -338,8 +347,6 @@ export class CatalogLoader implements CatalogProvider {
       try {
         const text = await plan.load(signal);
         const catalog = this.parse(text, plan.source);
-        // The docs were fetched alongside; a little more time for them, never more.
-        await this.docsLoader?.settled(this.options.docsGraceMs ?? DOCS_GRACE_MS);
         this.options.log.info(
           `API catalog loaded from the ${plan.source.kind} source ${plan.source.location}: ${catalog.size} endpoints`,
         );

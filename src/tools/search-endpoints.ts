@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Catalog } from "../catalog/catalog.ts";
-import type { DocsStatus } from "../catalog/docs-loader.ts";
+import { namesDocsTool, type DocsStatus } from "../catalog/docs-loader.ts";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
 import { catalogFailure, catalogFor, sourceLabel } from "./catalog-common.ts";
@@ -62,6 +62,8 @@ export function registerSearchEndpointsTool(server: McpServer, deps: ServerDeps)
       }
       try {
         const catalog = await catalogFor(deps.catalog, extra.signal);
+        // A CLI command is answered from the docs: wait a little for them if they are still loading.
+        if (query !== undefined && namesDocsTool(query)) await deps.catalog?.docsReady?.();
         const start = offset ?? 0;
         const options = { method, limit: limit ?? 10, offset: start, pathPrefix: prefix };
         const page = query === undefined ? catalog.browse(prefix!, options) : catalog.search(query, options);

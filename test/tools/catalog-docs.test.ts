@@ -256,6 +256,34 @@ describe("refused", () => {
 });
 
 describe("slow", () => {
+  test("a plain query never waits for docs still loading; a query naming a CLI tool waits for them (up to the grace)", async () => {
+    cluster.serveDocs(docsDir);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    cluster.file(`${DOCS_PATH}qm.1.html`, async () => {
+      await gate;
+      return { body: FIXTURE_DOCS["qm.1.html"]!, contentType: "text/html" };
+    });
+    // A grace far longer than the test's own timeout: only a query that does not wait can answer.
+    const l = loader({ docsGraceMs: 600_000 });
+    const plain = await search(l, "pull the plug on a hung VM");
+    expect(plain.docs).toBe("still loading; this answer is from the schema alone");
+    expect(plain.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
+    // The CLI query asks to wait: the pages are released only once it does.
+    const waiting = new Promise<void>((resolve) => {
+      const ready = l.docsReady.bind(l);
+      l.docsReady = async () => {
+        resolve();
+        await ready();
+      };
+    });
+    const cli = search(l, "qm stop 100");
+    await waiting;
+    release();
+    const answer = await cli;
+    expect(answer.recognized).toEqual([expect.stringContaining("qm stop calls")]);
+  });
+
   test("the first search is not held up: it answers from the schema alone and says so, later searches use the docs", async () => {
     cluster.serveDocs(docsDir);
     let release!: () => void;
