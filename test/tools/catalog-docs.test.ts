@@ -197,9 +197,21 @@ describe("missing", () => {
 });
 
 describe("refused", () => {
-  test("a page over the size cap is refused (announced or while reading); the others are used", async () => {
+  test("a page announcing more than the size cap is refused before reading; the others are used", async () => {
     cluster.serveDocs(docsDir);
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    cluster.file(`${DOCS_PATH}qm.1.html`, () => ({ body: Buffer.alloc(300 * 1024, 0x20), contentType: "text/html" }));
+    const l = loader({ docsMaxBytes: 256 * 1024 });
+    await loaded(l);
+    const status = l.docs();
+    expect(status.state === "loaded" && status.bundle.skipped).toEqual([
+      { page: "qm.1.html", outcome: `announced ${300 * 1024} bytes, more than the 0.3 MiB cap` },
+    ]);
+    expect(top(l, "pct start 120")[0]).toBe("POST /nodes/{node}/lxc/{vmid}/status/start");
+  });
+
+  test("a page sending more than the size cap is cut off while reading; the others are used", async () => {
+    cluster.serveDocs(docsDir);
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
     let sent = 0;
     cluster.file(`${DOCS_PATH}pct.1.html`, () => ({
       contentType: "text/html",
