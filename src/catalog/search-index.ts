@@ -33,7 +33,7 @@ export interface SearchIndex {
   params: ParamDocs;
   /** 1 for endpoints that set things (PUT, or a POST that creates, adds or changes) rather than act. */
   setter: Uint8Array;
-  /** Where an endpoint acts: the cluster (/cluster), one node (/nodes/{node}, not a guest), or elsewhere. */
+  /** Where an endpoint acts: the cluster (/cluster), one node (/nodes/{node}, its guests too), or elsewhere. */
   scope: ("cluster" | "node" | "other")[];
   /** 1 for endpoints acting on every guest at once (startall, bulk-action). */
   bulk: Uint8Array;
@@ -354,12 +354,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
     postings,
     params: buildParamDocs(endpoints, terms, postings),
     setter: Uint8Array.from(endpoints, (e) => (isSetter(e) ? 1 : 0)),
-    scope: endpoints.map((e, id) =>
-      e.path.startsWith("/cluster")
-        ? "cluster"
-        : e.path.startsWith("/nodes/{node}") && guestKind[id] === 0
-          ? "node"
-          : "other",
+    scope: endpoints.map((e) =>
+      e.path.startsWith("/cluster") ? "cluster" : e.path.startsWith("/nodes/{node}") ? "node" : "other",
     ),
     bulk: Uint8Array.from(endpoints, (e) => (isBulk(e) ? 1 : 0)),
     agentTwin: agentTwins(endpoints),
