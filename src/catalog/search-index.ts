@@ -37,6 +37,8 @@ export interface SearchIndex {
   scope: ("cluster" | "node" | "other")[];
   /** 1 for endpoints acting on every guest at once (startall, bulk-action). */
   bulk: Uint8Array;
+  /** 1 for the endpoints that create (or restore) a guest: POST on the VM or container collection. */
+  createsGuest: Uint8Array;
   /** 1 for guest-agent commands that have a twin among the guest's own actions (agent/shutdown, status/shutdown). */
   agentTwin: Uint8Array;
   /** For a GET list whose items have a GET of their own: the stem of its last segment ("role" for /access/roles). */
@@ -358,6 +360,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
       e.path.startsWith("/cluster") ? "cluster" : e.path.startsWith("/nodes/{node}") ? "node" : "other",
     ),
     bulk: Uint8Array.from(endpoints, (e) => (isBulk(e) ? 1 : 0)),
+    createsGuest: Uint8Array.from(endpoints, (e) =>
+      e.method === "POST" && /^\/nodes\/\{node\}\/(qemu|lxc)$/.test(e.path) ? 1 : 0,
+    ),
     agentTwin: agentTwins(endpoints),
     collectionOf: collections(endpoints, stems),
     vocabulary,

@@ -72,6 +72,8 @@ const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data
 const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
 const CLUSTER_WORDS = new Set(["cluster", "datacenter", "datacentre"]);
 const TARGET_WORDS = new Set(["to", "onto", "into", "from"]);
+/** Prepositions that make a named guest the place of the request rather than its object. */
+const PLACE_WORDS = new Set(["to", "in", "into", "inside", "on", "of", "from", "for"]);
 /** Words that open a question about what is: its answer is read, not written. */
 const QUESTION_WORDS = new Set(["which", "what", "whats", "is", "are", "does", "do", "how", "who", "when", "where"]);
 /** Words that ask for all of something: "every guest", "all VMs", "VMs" (a plural). */
@@ -121,6 +123,8 @@ export interface QueryAnalysis {
   namesAgent: boolean;
   /** The query is a question about what is ("which ISO images are on local"). */
   question: boolean;
+  /** The query names an existing guest as the place of what it asks ("to VM 120"). */
+  guestIsPlace: boolean;
 }
 
 /** How much a word counts: values such as names, IDs and paths count little. */
@@ -481,6 +485,13 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const asksForAll = spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w));
   const namesAgent = spoken.some((w) => w === "agent" || w === "qga");
   const namesGuest = raw.some((w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""));
+  // "to VM 120", "in container 101": an existing guest is where it happens.
+  const guestIsPlace = raw.some(
+    (w, i) =>
+      (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) &&
+      /^\d+$/.test(raw[i + 1] ?? "") &&
+      (PLACE_WORDS.has(raw[i - 1] ?? "") || (DETERMINERS.has(raw[i - 1] ?? "") && PLACE_WORDS.has(raw[i - 2] ?? ""))),
+  );
   // A write that sets something: a parameter of a setting endpoint may be what is asked (search-params.ts).
   const setting = methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets);
   return {
@@ -494,6 +505,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     namesCluster,
     asksForAll,
     namesAgent,
+    guestIsPlace,
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

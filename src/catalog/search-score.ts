@@ -25,6 +25,8 @@ export interface EndpointFacts {
   bulk: boolean;
   /** A guest-agent command named like one of the guest's own actions (agent/shutdown beside status/shutdown). */
   agentTwin: boolean;
+  /** Creates (or restores) a guest: POST on the VM or container collection. */
+  createsGuest: boolean;
 }
 
 /** What the ranking knows about the query. */
@@ -49,6 +51,8 @@ export interface QueryFacts {
   namesAgent: boolean;
   /** It is a question about what is ("which ISO images are on local"). */
   question: boolean;
+  /** It names an existing guest as the place of what it asks ("to VM 120", "in container 101"). */
+  guestIsPlace: boolean;
 }
 
 export const FACTOR = {
@@ -78,6 +82,8 @@ export const FACTOR = {
   agentUnasked: 0.75,
   /** A write, when the query is a question about what is. */
   writeForQuestion: 0.75,
+  /** Creating a guest, when the query names an existing guest as the place of what it asks. */
+  createInExisting: 0.7,
 } as const;
 
 const WRITES = new Set(["POST", "PUT"]);
@@ -107,5 +113,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
   if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
   if (q.question && e.method !== "GET") f *= FACTOR.writeForQuestion;
+  // "add a second network card to VM 120": VM 120 exists; the create-VM endpoint merely lists NICs.
+  if (e.createsGuest && q.guestIsPlace) f *= FACTOR.createInExisting;
   return f;
 }

@@ -235,6 +235,7 @@ export function runSearch(
       scope: index.scope[id]!,
       bulk: index.bulk[id] === 1,
       agentTwin: index.agentTwin[id] === 1,
+      createsGuest: index.createsGuest[id] === 1,
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);

@@ -14,6 +14,7 @@ const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
   scope: "other",
   bulk: false,
   agentTwin: false,
+  createsGuest: false,
   ...over,
 });
 const query = (over: Partial<QueryFacts> = {}): QueryFacts => ({
@@ -28,6 +29,7 @@ const query = (over: Partial<QueryFacts> = {}): QueryFacts => ({
   namesCluster: false,
   namesAgent: false,
   question: false,
+  guestIsPlace: false,
   ...over,
 });
 
@@ -66,6 +68,7 @@ describe("scoreFactor", () => {
     ["the agent's twin of a guest action", { agentTwin: true }, {}, FACTOR.agentUnasked],
     ["the agent's twin, the agent named", { agentTwin: true }, { namesAgent: true }, 1],
     ["a write for a question", { method: "POST" }, { method: "GET", question: true }, FACTOR.writeForQuestion],
+    ["creating a guest in an existing one", { createsGuest: true }, { guestIsPlace: true }, FACTOR.createInExisting],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);
   });
