@@ -218,6 +218,7 @@ function isNavigation(e: Endpoint): boolean {
 }
 
 const TEXT_FIELDS = ["summary", "description", "paramText"] as const;
+const PARAMETER_FIELDS: ReadonlySet<string> = new Set(["paramName", "enumValue", "paramText"]);
 const IDENTIFIER_FIELDS = ["lastSegment", "segment", "name", "paramName", "enumValue", "returnName"] as const;
 
 /**
@@ -278,6 +279,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
   const weight = new Float64Array(postings.size);
   const touched: number[] = [];
   let fieldStamp = 0;
+  // Which fields are the endpoint's parameters (names, values, descriptions), not what it is.
+  const paramFields = new Set(
+    [...TEXT_FIELDS, ...IDENTIFIER_FIELDS].flatMap((f, i) => (PARAMETER_FIELDS.has(f) ? [i] : [])),
+  );
+  const own = new Uint8Array(postings.size);
   endpoints.forEach((_, id) => {
     const fields = [...textTerms[id]!, ...identifierTerms[id]!];
     fields.forEach((items, f) => {
@@ -289,12 +295,14 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
           stamp[term] = fieldStamp;
           if (weight[term] === 0) touched.push(term);
           weight[term] = weight[term]! + w;
+          if (!paramFields.has(f)) own[term] = 1;
         }
       }
     });
     for (const term of touched) {
-      postings.add(term, id, weight[term]!);
+      postings.add(term, id, weight[term]!, own[term] === 0);
       weight[term] = 0;
+      own[term] = 0;
     }
     touched.length = 0;
   });

@@ -71,6 +71,7 @@ export class Postings {
   private readonly weights: number[][] = [];
   private readonly byTerm = new Map<string, number>();
   private readonly terms: string[] = [];
+  private readonly paramOnly: (Set<number> | undefined)[] = [];
 
   get size(): number {
     return this.ids.length;
@@ -93,15 +94,17 @@ export class Postings {
     return this.terms[id]!;
   }
 
-  add(termId: number, endpoint: number, weight: number): void {
+  /** `onlyParameters`: the document has the term in its parameters alone, not in its own name or description. */
+  add(termId: number, endpoint: number, weight: number, onlyParameters = false): void {
     this.ids[termId]!.push(endpoint);
     this.weights[termId]!.push(weight);
+    if (onlyParameters) (this.paramOnly[termId] ??= new Set()).add(endpoint);
   }
 
-  get(term: string): { ids: number[]; weights: number[] } | undefined {
+  get(term: string): { ids: number[]; weights: number[]; paramOnly: ReadonlySet<number> | undefined } | undefined {
     const id = this.byTerm.get(term);
     if (id === undefined || this.ids[id]!.length === 0) return undefined;
-    return { ids: this.ids[id]!, weights: this.weights[id]! };
+    return { ids: this.ids[id]!, weights: this.weights[id]!, paramOnly: this.paramOnly[id] };
   }
 
   has(term: string): boolean {

@@ -127,6 +127,8 @@ function paramLift(
 const PINNED = 1e6;
 
 const FULL_MATCH = 1.5;
+/** How much of a concept a match in the parameters alone covers. */
+const PARAMETER_COVERAGE = 0.5;
 const SATURATION = 2;
 /** How much rarer than itself the API's word for a synonym typed may count ("move" -> migrate). */
 const SYNONYM_RAISE = 1.2;
@@ -145,6 +147,7 @@ export function runSearch(
   const matched = new Float64Array(n);
   const best = new Float64Array(n);
   const inConcept = new Uint8Array(n);
+  const byParams = new Uint8Array(n);
   let totalWeight = 0;
   const idfOf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const caps: number[] = [];
@@ -197,15 +200,20 @@ export function runSearch(
         const id = list.ids[k]!;
         const tf = list.weights[k]!;
         const value = termWeight * idf * ((tf * (SATURATION + 1)) / (tf + SATURATION));
-        if (value > best[id]!) best[id] = value;
+        if (value > best[id]!) {
+          best[id] = value;
+          byParams[id] = list.paramOnly?.has(id) ? 1 : 0;
+        }
       }
     }
     totalWeight += concept.weight;
     for (let id = 0; id < n; id++) {
       if (best[id]! > 0) {
         scores[id] = scores[id]! + concept.weight * best[id]!;
-        // A passing mention (one parameter's description) covers a concept only partly.
-        matched[id] = matched[id]! + concept.weight * Math.min(1, best[id]! / (cap * FULL_MATCH));
+        // A passing mention (one parameter's description) covers a concept only partly, and what
+        // only the parameters say covers it less than what the endpoint says of itself.
+        const share = Math.min(1, best[id]! / (cap * FULL_MATCH)) * (byParams[id] ? PARAMETER_COVERAGE : 1);
+        matched[id] = matched[id]! + concept.weight * share;
       }
     }
   }
