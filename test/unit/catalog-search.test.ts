@@ -246,7 +246,7 @@ describe("the floor (issue 11): first and top five never fall below what the las
     .skipIf(!present)
     .each<[string, boolean, number, number, string]>(
       FLOORS(DEV_QUERIES, DEV_QUERIES_2, HELD_OUT_QUERIES, FRESH_TUNE, FRESH_SEALED),
-    )("%s, docs %p: first >= %d, top five >= %d", (_name, file, docs, first, five) => {
+    )("%s, docs %p: first >= %d%, top five >= %d%", (_name, docs, first, five, file) => {
     const summary = evaluateSearch(
       (docs ? withDocs : plain)!,
       parseEvalQueries(JSON.parse(readFileSync(file, "utf8"))),
