@@ -456,10 +456,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     }
     const concept = wordConcept(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
-    if (
-      (METHOD_HINTS[w] && (tokens[i]!.clauseStart || !NOUN_VERBS.has(w))) ||
-      (GROUP_METHOD_HINTS.get(w) && tokens[i]!.clauseStart)
-    ) {
+    if (verbAt(tokens, i)) {
       concept.verb = true;
       if (methodOnly || groupsOf(w).some((g) => SETTING_LEADS.has(index.leads[g]!))) concept.sets = true;
     }
