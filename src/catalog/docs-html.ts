@@ -6,8 +6,6 @@ import type { CliCommand, DocsExample, DocsPage, DocsSection } from "./model.ts"
 
 type Cheerio = typeof import("cheerio");
 type Root = ReturnType<Cheerio["load"]>;
-/** One element as cheerio hands it out (Element, or any other node of the tree). */
-type Node = Parameters<Root>[0] & { tagName?: string };
 
 let cheerio: Promise<Cheerio> | undefined;
 

@@ -34,7 +34,15 @@ export interface PathResolver {
   indexOf(method: string, template: string): number | undefined;
 }
 
-const PVESH_METHODS: Record<string, string> = { get: "GET", ls: "GET", set: "PUT", create: "POST", delete: "DELETE" };
+/** pvesh's verbs and the HTTP method each calls (pve-manager, PVE/CLI/pvesh.pm). */
+export const PVESH_VERBS: Readonly<Record<string, string>> = {
+  get: "GET",
+  ls: "GET",
+  usage: "GET",
+  set: "PUT",
+  create: "POST",
+  delete: "DELETE",
+};
 
 /** The longest known command at the start of `tokens` (the tool's name first), with its length. */
 export function longestCommand(tokens: readonly string[], cli: CliTable): [CliMapping, number] | undefined {
@@ -157,9 +165,9 @@ function resourceWords(e: Endpoint, lastOnly = false): string[] {
 /** The endpoint an example command line calls: a mapped CLI command, or pvesh with an API path. */
 function exampleEndpoint(line: string, cli: CliTable, paths: PathResolver): number | undefined {
   const tokens = line.split(/\s+/);
-  if (tokens[0] === "pvesh" && tokens[1] && PVESH_METHODS[tokens[1]] && tokens[2]?.startsWith("/")) {
+  if (tokens[0] === "pvesh" && tokens[1] && PVESH_VERBS[tokens[1]] && tokens[2]?.startsWith("/")) {
     const match = paths.match(tokens[2]);
-    return match ? paths.indexOf(PVESH_METHODS[tokens[1]]!, match.template) : undefined;
+    return match ? paths.indexOf(PVESH_VERBS[tokens[1]]!, match.template) : undefined;
   }
   if (!cli.binaries.has(tokens[0]!)) return undefined;
   return longestCommand(tokens, cli)?.[0].endpoint;

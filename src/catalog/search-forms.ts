@@ -2,7 +2,7 @@
 // ("qm set 100 --memory 4096", "ha-manager add vm:100"), a pvesh call ("pvesh get
 // /cluster/resources") or a literal API path ("GET /nodes/pve1/lxc/101/config"). The named
 // endpoint goes first; the rest of the ranking comes from the words as usual.
-import { longestCommand, type CliTable } from "./docs-knowledge.ts";
+import { longestCommand, PVESH_VERBS, type CliTable } from "./docs-knowledge.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
 
@@ -32,15 +32,6 @@ export interface RecognizedForm {
 }
 
 const HTTP_METHODS = new Set(["GET", "POST", "PUT", "DELETE"]);
-/** pvesh's verbs and the HTTP method each calls (pve-manager, PVE/CLI/pvesh.pm). */
-export const PVESH_VERBS: Readonly<Record<string, string>> = {
-  get: "GET",
-  ls: "GET",
-  usage: "GET",
-  set: "PUT",
-  create: "POST",
-  delete: "DELETE",
-};
 
 const describe = (e: Endpoint) => `${e.method} ${e.path}`;
 
