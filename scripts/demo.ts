@@ -13,7 +13,7 @@ import { VIEWER_PATH } from "../src/catalog/loader.ts";
 import { FakeProxmox } from "../test/fake/pve-fake.ts";
 import { installFileRoutes, type FileRoutes } from "../test/fake/upload.ts";
 import { textOf } from "../test/support/mcp.ts";
-import { SCHEMA_FILES } from "../test/support/shared.ts";
+import { DOCS_DIR, SCHEMA_FILES } from "../test/support/shared.ts";
 import { cleanEnv, connectStdio, ensureBuilt, ROOT, type StdioSession } from "../test/support/stdio.ts";
 import { DEMO_SAMPLE_APIDOC } from "./demo-schema.ts";
 
@@ -46,6 +46,8 @@ interface Demo {
   routes?: FileRoutes;
   session?: StdioSession;
   serverPid?: number;
+  /** Whether the fake serves the cluster's docs (else the server is told PROXMOX_DOCS=off: the demo stays offline). */
+  docs?: boolean;
 }
 
 /** The fake cluster: the schema at the viewer path, a snapshot that runs a little, storage upload, task logs. */
@@ -55,6 +57,9 @@ async function startFake(demo: Demo): Promise<string> {
   const schema = useReal ? readFileSync(real, "utf8") : DEMO_SAMPLE_APIDOC;
   const fake = (demo.fake = await FakeProxmox.start());
   fake.file(VIEWER_PATH, () => ({ body: schema, contentType: "application/javascript" }));
+  // The real schema comes with its docs (man pages) when ../shared has them; the sample has none.
+  demo.docs = useReal && existsSync(DOCS_DIR);
+  if (demo.docs) fake.serveDocs(DOCS_DIR);
   const failure = process.env.DEMO_FAIL === "snapshot" ? "snapshot feature is not available" : undefined;
   fake.route("POST", "/nodes/{node}/qemu/{vmid}/snapshot", (req) => {
     const { node, vmid } = req.pathParams as { node: string; vmid: string };
@@ -265,7 +270,11 @@ async function main(): Promise<void> {
     stage = "building dist/index.js";
     ensureBuilt();
     stage = "starting the server";
-    const env = cleanEnv({ ...demo.fake!.env(), PROXMOX_FILE_ROOTS: demo.dir });
+    const env = cleanEnv({
+      ...demo.fake!.env(),
+      PROXMOX_FILE_ROOTS: demo.dir,
+      ...(demo.docs ? {} : { PROXMOX_DOCS: "off" }),
+    });
     demo.session = await connectStdio(env);
     demo.serverPid = demo.session.transport.pid ?? undefined;
     out(`fake:     ${demo.fake!.url} (nodes ${demo.fake!.nodes.join(", ")}), schema: ${schema}`);

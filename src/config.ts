@@ -1,5 +1,12 @@
 import { readFileSync } from "node:fs";
-import { loadCatalogConfig, parseSchemaUrl, type CatalogConfig } from "./catalog/config.ts";
+import {
+  DOCS_VARIABLE,
+  loadCatalogConfig,
+  parseHostsDocsSetting,
+  parseSchemaUrl,
+  type CatalogConfig,
+  type DocsSetting,
+} from "./catalog/config.ts";
 import { loadFileConfig, type FileConfig } from "./files/config.ts";
 import {
   HOSTS_VARIABLE,
@@ -186,11 +193,15 @@ export function loadHostConfigs(env: Env, globalReadOnly: boolean): HostConfig[]
     ];
   }
   const allowInsecureHttp = parseBoolean("PROXMOX_ALLOW_INSECURE_HTTP", env.PROXMOX_ALLOW_INSECURE_HTTP, false);
+  let docs: DocsSetting = { kind: "auto" };
   const hosts: HostConfig[] = [];
   collectProblems([
     ...SINGLE_HOST_SETTINGS.map((setting) => () => refuseGlobal(env, setting)),
+    () => {
+      docs = parseHostsDocsSetting(env[DOCS_VARIABLE]);
+    },
     ...labels.map((label) => () => {
-      hosts.push(loadLabelledHost(env, label, allowInsecureHttp, globalReadOnly));
+      hosts.push(loadLabelledHost(env, label, allowInsecureHttp, globalReadOnly, docs));
     }),
   ]);
   return hosts;
@@ -255,7 +266,13 @@ function loadHostToken(env: Env, label: string): { tokenId: string; tokenSecret:
   }));
 }
 
-function loadLabelledHost(env: Env, label: string, allowInsecureHttp: boolean, globalReadOnly: boolean): HostConfig {
+function loadLabelledHost(
+  env: Env,
+  label: string,
+  allowInsecureHttp: boolean,
+  globalReadOnly: boolean,
+  docs: DocsSetting,
+): HostConfig {
   const names = hostSettingNames(label, false);
   const value = (setting: Parameters<typeof hostVariable>[1]) => env[hostVariable(label, setting)];
   let origin = "";
@@ -288,7 +305,7 @@ function loadLabelledHost(env: Env, label: string, allowInsecureHttp: boolean, g
       );
     },
     () => {
-      catalog = { schema: asHostSetting(names, () => parseSchemaUrl(value("SCHEMA_URL"))) };
+      catalog = { schema: asHostSetting(names, () => parseSchemaUrl(value("SCHEMA_URL"))), docs };
     },
     () => {
       readOnlyOwn = parseBoolean(hostVariable(label, "READ_ONLY"), value("READ_ONLY"), false);

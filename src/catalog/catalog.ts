@@ -1,6 +1,7 @@
 import { pathSegments } from "../proxmox/path.ts";
 import { describeEndpoint, type DescribeOutcome } from "./describe.ts";
 import {
+  isUnder,
   normalizeInputPath,
   type CatalogSource,
   type Endpoint,
@@ -20,7 +21,11 @@ import {
   type SchemaNode,
 } from "./schema.ts";
 
+import { buildDocsKnowledge, type DocsKnowledge } from "./docs-knowledge.ts";
+import { recognizeForm } from "./search-forms.ts";
+import { summaryOf } from "./search-index.ts";
 import { buildSearchIndex, runSearch, type SearchIndex, type SearchOptions, type SearchPage } from "./search.ts";
+import type { DocsPage } from "./model.ts";
 
 export {
   fillTemplate,
@@ -102,8 +107,13 @@ export class Catalog implements PathLookup {
   readonly skipped: readonly SkippedMethod[];
   private readonly paths: Map<string, PathEntry>;
   private readonly byKey: Map<string, Endpoint>;
+  private readonly idOf: Map<string, number>;
   private readonly trie: TrieNode;
-  private readonly index: SearchIndex;
+  /** The index of the schema alone, shared with every view of this parse (withSource). */
+  private readonly shared: { schemaIndex?: SearchIndex } = {};
+  /** This view's index with its own docs, once they are attached. */
+  private built: SearchIndex | undefined;
+  private knowledge: DocsKnowledge | undefined;
 
   constructor(tree: SchemaNode[], source: CatalogSource) {
     this.source = source;
@@ -113,17 +123,18 @@ export class Catalog implements PathLookup {
     this.skipped = skipped;
     const endpoints: Endpoint[] = [];
     this.byKey = new Map();
+    this.idOf = new Map();
     this.trie = { literal: new Map(), params: [] };
     for (const entry of this.paths.values()) {
       this.insert(entry);
       for (const endpoint of entry.methods) {
+        this.idOf.set(`${endpoint.method} ${endpoint.path}`, endpoints.length);
         endpoints.push(endpoint);
         this.byKey.set(`${endpoint.method} ${endpoint.path}`, endpoint);
       }
     }
     if (endpoints.length === 0) throw new SchemaParseError("the schema holds no usable endpoints");
     this.endpoints = endpoints;
-    this.index = buildSearchIndex(endpoints);
   }
 
   /** Parse (without executing), validate and index an API viewer file. */
@@ -142,7 +153,12 @@ export class Catalog implements PathLookup {
   withSource(source: CatalogSource): Catalog {
     if (source.kind === this.source.kind && source.location === this.source.location) return this;
     const view = Object.create(this) as Catalog;
-    Object.defineProperty(view, "source", { value: source, enumerable: true });
+    // docs are each host's own: a view starts without them, sharing only the schema's index
+    Object.defineProperties(view, {
+      source: { value: source, enumerable: true },
+      knowledge: { value: undefined, writable: true },
+      built: { value: undefined, writable: true },
+    });
     return view;
   }
 
@@ -194,8 +210,76 @@ export class Catalog implements PathLookup {
     return template === undefined ? undefined : { template, params };
   }
 
+  /**
+   * Adds what the cluster's docs say: the CLI commands mapped to endpoints, and the docs' words
+   * as one more field of the index (which is rebuilt). Until then, search uses the schema alone.
+   */
+  attachDocs(source: CatalogSource, pages: readonly DocsPage[]): void {
+    const knowledge = buildDocsKnowledge(source, pages, this.endpoints, {
+      match: (path) => this.match(path),
+      indexOf: (method, template) => this.idOf.get(`${method} ${template}`),
+    });
+    this.knowledge = knowledge;
+    this.built = undefined;
+  }
+
+  /** The search index, built on first use (describe and advice never need it), with the docs once attached. */
+  private get index(): SearchIndex {
+    if (!this.knowledge) return (this.shared.schemaIndex ??= buildSearchIndex(this.endpoints));
+    if (!this.built) {
+      this.built = buildSearchIndex(this.endpoints, this.knowledge.texts);
+      // The texts live on in the index's postings; the strings are not needed again.
+      this.knowledge.texts = [];
+    }
+    return this.built;
+  }
+
+  /** What the attached docs contributed, if any. */
+  get docs(): Pick<DocsKnowledge, "source" | "pages" | "mapped"> | undefined {
+    return this.knowledge;
+  }
+
+  /** The endpoints under a path (a template or a concrete path), in tree order, paged. */
+  browse(prefix: string, options: SearchOptions = {}): SearchPage {
+    const within = this.under(prefix);
+    const method = options.method?.toUpperCase();
+    const found = this.endpoints.filter((e, id) => within(id) && (!method || e.method === method));
+    const offset = Math.max(0, options.offset ?? 0);
+    const limit = Math.max(1, options.limit ?? 10);
+    return {
+      total: found.length,
+      hits: found.slice(offset, offset + limit).map((e) => ({
+        method: e.method,
+        path: e.path,
+        description: summaryOf(e),
+        ...(e.allowtoken ? {} : { refusesTokens: true as const }),
+        score: 0,
+      })),
+    };
+  }
+
+  /** Which endpoints lie under a path prefix. */
+  private under(prefix: string): (id: number) => boolean {
+    const wanted = pathSegments(normalizeInputPath(prefix));
+    const inside = new Uint8Array(this.endpoints.length);
+    this.endpoints.forEach((e, id) => {
+      if (isUnder(this.paths.get(e.path)!.segments, wanted)) inside[id] = 1;
+    });
+    return (id) => inside[id] === 1;
+  }
+
   search(query: string, options: SearchOptions = {}): SearchPage {
-    return runSearch(this.index, query, options);
+    if (options.pathPrefix !== undefined) options = { ...options, within: this.under(options.pathPrefix) };
+    const form = recognizeForm(query, {
+      endpoints: this.endpoints,
+      match: (path) => this.match(path),
+      methodsOf: (template) =>
+        (this.paths.get(template)?.methods ?? []).map((e) => this.idOf.get(`${e.method} ${e.path}`)!),
+      cli: this.knowledge?.cli,
+    });
+    if (!form) return runSearch(this.index, query, options);
+    const page = runSearch(this.index, form.query, options, form);
+    return form.notes.length ? { ...page, notes: form.notes } : page;
   }
 
   describe(pathOrTemplate: string, method?: string): DescribeOutcome {

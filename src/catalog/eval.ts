@@ -18,6 +18,7 @@ export interface EvalSummary {
   total: number;
   top1: number;
   top5: number;
+  top10: number;
   outcomes: EvalOutcome[];
 }
 
@@ -32,7 +33,7 @@ export function parseEvalQueries(data: unknown): EvalQuery[] {
   });
 }
 
-/** Top-1 and top-5 rates of acceptable answers, as the issue measures them. */
+/** Top-1, top-5 and top-10 rates of acceptable answers, as the issues measure them. */
 export function evaluateSearch(catalog: Catalog, queries: EvalQuery[]): EvalSummary {
   const outcomes = queries.map((q) => {
     const top = catalog.search(q.query, { limit: 10 }).hits.map((h) => `${h.method} ${h.path}`);
@@ -43,6 +44,7 @@ export function evaluateSearch(catalog: Catalog, queries: EvalQuery[]): EvalSumm
     total: outcomes.length,
     top1: outcomes.filter((o) => o.rank === 1).length / Math.max(1, outcomes.length),
     top5: outcomes.filter((o) => o.rank !== undefined && o.rank <= 5).length / Math.max(1, outcomes.length),
+    top10: outcomes.filter((o) => o.rank !== undefined).length / Math.max(1, outcomes.length),
     outcomes,
   };
 }

@@ -1,10 +1,22 @@
+import { basename, dirname } from "node:path";
 import type { ConnectionConfig } from "../config.ts";
 import { createAgent, type Dispatcher } from "../http/undici.ts";
 import type { Logger } from "../log.ts";
 import { Catalog, type CatalogSource } from "./catalog.ts";
 import { createListRedactor } from "../proxmox/redact.ts";
-import type { CatalogConfig } from "./config.ts";
 import type { CatalogCache } from "./shared.ts";
+import type { CatalogConfig, SchemaLocation } from "./config.ts";
+import {
+  dirPlan,
+  DOCS_PATH,
+  DocsLoader,
+  MAX_DOCS_PAGE_BYTES,
+  PUBLIC_DOCS_URL,
+  urlPlan,
+  type DocsBundle,
+  type DocsPlan,
+  type DocsStatus,
+} from "./docs-loader.ts";
 import { SchemaParseError } from "./parse.ts";
 import {
   fetchCapped,
@@ -24,6 +36,10 @@ export interface CatalogProvider {
   get(signal?: AbortSignal): Promise<Catalog>;
   /** The catalog if it is already loaded; never does I/O. */
   peek(): Catalog | undefined;
+  /** Where the second source, the cluster's docs, stands; absent when there is none. */
+  docs?(): DocsStatus;
+  /** Waits a little for docs still loading (a search that needs them calls it). */
+  docsReady?(): Promise<void>;
 }
 
 export const VIEWER_PATH = "/pve-docs/api-viewer/apidoc.js";
@@ -62,6 +78,16 @@ export interface CatalogLoaderOptions {
   maxBytes?: number;
   /** Shared by the loaders of several hosts: identical schema bytes are parsed once. */
   cache?: CatalogCache;
+  /** For tests: where the public docs live. */
+  publicDocsUrl?: string;
+  /** The size cap of one docs page (default 4 MiB). */
+  docsMaxBytes?: number;
+  /** How long a search naming a CLI tool waits for docs still loading (default 1500 ms). */
+  docsGraceMs?: number;
+  /** After a failed docs load, how long before the next try (default 60 s). */
+  docsRetryAfterMs?: number;
+  /** For tests: the docs pages to read (default DOCS_PAGES). */
+  docsPages?: readonly string[];
 }
 
 interface Plan {
@@ -78,6 +104,12 @@ interface Flight {
 }
 
 const LOAD_TIMEOUT_CAP_MS = 60_000;
+/**
+ * The docs are fetched alongside the schema and never hold up an answer, except that a search
+ * naming one of the CLI tools they describe waits at most this long for them (as long as the
+ * advice waits for a catalog); after that it answers from the schema alone and says so.
+ */
+const DOCS_GRACE_MS = 1500;
 
 /**
  * Loads the API viewer schema lazily: PROXMOX_SCHEMA_URL when set, else the cluster's own
@@ -92,6 +124,8 @@ export class CatalogLoader implements CatalogProvider {
   private publicAgent: Dispatcher | undefined;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
+  private readonly docsLoader: DocsLoader | undefined;
+  private attached: DocsBundle | undefined;
 
   constructor(private readonly options: CatalogLoaderOptions) {
     this.timeoutMs = options.timeoutMs ?? Math.min(options.connection.timeoutMs, LOAD_TIMEOUT_CAP_MS);
@@ -106,6 +140,50 @@ export class CatalogLoader implements CatalogProvider {
         `PROXMOX_SCHEMA_URL: the ${schema.dropped.join(" and the ")} are not sent; catalog hosts never get credentials`,
       );
     }
+    const docs = options.config.docs;
+    if (docs?.kind === "url" && docs.dropped.length) {
+      options.log.warn(
+        `PROXMOX_DOCS: the ${docs.dropped.join(" and the ")} are not sent; catalog hosts never get credentials`,
+      );
+    }
+    if (docs?.kind !== "off") {
+      this.docsLoader = new DocsLoader({
+        plans: this.docsPlans(),
+        log: options.log,
+        ...(options.docsRetryAfterMs !== undefined ? { retryAfterMs: options.docsRetryAfterMs } : {}),
+        ...(options.docsPages ? { pages: options.docsPages } : {}),
+        onLoaded: (bundle) => this.attach(bundle),
+        onIdle: () => this.settle(),
+        parseAfter: () => this.flight?.promise.catch(() => undefined) ?? Promise.resolve(),
+      });
+    }
+  }
+
+  docs(): DocsStatus {
+    return this.docsLoader?.status() ?? { state: "off" };
+  }
+
+  /** For tests and tools: resolves once the docs load in flight (if any) has settled. */
+  async docsSettled(): Promise<void> {
+    await this.docsLoader?.settled();
+  }
+
+  /** Waits a little (the grace) for docs still loading; returns at once when they are in, off or failed. */
+  async docsReady(): Promise<void> {
+    if (this.docsLoader?.status().state !== "loading") return;
+    await this.docsLoader.settled(this.options.docsGraceMs ?? DOCS_GRACE_MS);
+  }
+
+  /** Adds docs to the catalog once both are in; a later set of docs (pages retried) replaces the earlier. */
+  private attach(bundle: DocsBundle): void {
+    if (!this.catalog || this.attached === bundle) return;
+    this.attached = bundle;
+    this.catalog.attachDocs(bundle.source, bundle.pages);
+  }
+
+  /** Closes the agents once neither the schema nor the docs are loading. */
+  private settle(): void {
+    if (this.catalog && !this.flight && !this.docsLoader?.busy) void this.closeOwned();
   }
 
   peek(): Catalog | undefined {
@@ -113,6 +191,8 @@ export class CatalogLoader implements CatalogProvider {
   }
 
   async get(signal?: AbortSignal): Promise<Catalog> {
+    // Docs that failed (or pages that did) are tried again on a later call, in the background.
+    this.docsLoader?.kick();
     if (this.catalog) return this.catalog;
     if (signal?.aborted) throw new CatalogUnavailableError([], true);
     let flight = this.flight;
@@ -125,7 +205,9 @@ export class CatalogLoader implements CatalogProvider {
         (catalog) => {
           this.catalog = catalog;
           landed();
-          void this.closeOwned();
+          const docs = this.docsLoader?.status();
+          if (docs?.state === "loaded") this.attach(docs.bundle);
+          this.settle();
           return catalog;
         },
         (error: unknown) => {
@@ -163,6 +245,7 @@ export class CatalogLoader implements CatalogProvider {
   /** Closes the agents this loader built; the catalog stays. */
   async close(): Promise<void> {
     this.flight?.controller.abort();
+    this.docsLoader?.close();
     await this.closeOwned();
   }
 
@@ -231,6 +314,36 @@ export class CatalogLoader implements CatalogProvider {
     ];
   }
 
+  /**
+   * Where the docs come from, in the schema's order and with its trust: PROXMOX_DOCS when it
+   * names a place; else beside PROXMOX_SCHEMA_URL (its directory, or the pve-docs directory
+   * above api-viewer/); else the cluster's /pve-docs/, then the public site.
+   */
+  private docsPlans(): DocsPlan[] {
+    const { docs, schema } = this.options.config;
+    const place: SchemaLocation | undefined =
+      docs?.kind === "url" || docs?.kind === "file" ? docs : schema ? besideSchema(schema) : undefined;
+    const maxBytes = this.options.docsMaxBytes ?? MAX_DOCS_PAGE_BYTES;
+    const fetchOptions = (dispatcher: Dispatcher, signal: AbortSignal) =>
+      this.fetchOptions(dispatcher, signal, maxBytes);
+    const trust = (url: URL) =>
+      url.origin === this.options.connection.origin ? () => this.cluster() : () => this.public();
+    if (place?.kind === "file") {
+      return [dirPlan({ kind: "configured", location: place.path }, place.path, maxBytes)];
+    }
+    if (place?.kind === "url") {
+      return [
+        urlPlan({ kind: "configured", location: place.display }, place.url, trust(place.url), fetchOptions, false),
+      ];
+    }
+    const clusterUrl = new URL(DOCS_PATH, this.options.connection.origin);
+    const publicUrl = new URL(this.options.publicDocsUrl ?? PUBLIC_DOCS_URL);
+    return [
+      urlPlan({ kind: "cluster", location: clusterUrl.href }, clusterUrl, () => this.cluster(), fetchOptions, true),
+      urlPlan({ kind: "public", location: publicUrl.href }, publicUrl, () => this.public(), fetchOptions, false),
+    ];
+  }
+
   private async load(signal: AbortSignal): Promise<Catalog> {
     const attempts: Attempt[] = [];
     for (const plan of this.plans()) {
@@ -272,14 +385,14 @@ export class CatalogLoader implements CatalogProvider {
     }
   }
 
-  private fetchOptions(dispatcher: Dispatcher, signal: AbortSignal) {
+  private fetchOptions(dispatcher: Dispatcher, signal: AbortSignal, maxBytes = this.maxBytes) {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     return {
       dispatcher,
       signal: AbortSignal.any([signal, deadline]),
       deadline,
       timeoutMs: this.timeoutMs,
-      maxBytes: this.maxBytes,
+      maxBytes,
       redact: this.redact,
     };
   }
@@ -317,6 +430,22 @@ export class CatalogLoader implements CatalogProvider {
       throw error;
     }
   }
+}
+
+/**
+ * The pve-docs directory beside a schema location: the one above api-viewer/ when the schema
+ * sits in the viewer's directory (as on a node), else the schema's own directory.
+ */
+export function besideSchema(schema: SchemaLocation): SchemaLocation {
+  if (schema.kind === "url") {
+    const path = schema.url.pathname;
+    const viewer = path.lastIndexOf("/api-viewer/");
+    const dir = viewer >= 0 ? path.slice(0, viewer + 1) : path.slice(0, path.lastIndexOf("/") + 1);
+    const url = new URL(dir, schema.url);
+    return { kind: "url", url, display: url.href, dropped: [], secrets: schema.secrets };
+  }
+  const dir = dirname(schema.path);
+  return { kind: "file", path: basename(dir) === "api-viewer" ? dirname(dir) : dir };
 }
 
 /** A provider around a catalog already in hand (tests, embedding). */

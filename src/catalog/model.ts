@@ -87,3 +87,63 @@ export interface PathLookup {
   pathEntry(template: string): PathEntry | undefined;
   closest(path: string, n?: number): string[];
 }
+
+/** One subcommand of a Proxmox CLI tool, as its man page's SYNOPSIS lists it. */
+export interface CliCommand {
+  /** The whole command, e.g. "qm set" or "vzdump". */
+  command: string;
+  /** The tool, e.g. "qm". */
+  binary: string;
+  /** Positional arguments in order, e.g. ["vmid"]. */
+  args: string[];
+  /** Option names without the dashes, e.g. ["memory", "cores"]. */
+  options: string[];
+  /** The command's description: for a command the API answers, the endpoint's own description. */
+  description: string;
+  /** "An alias for 'qm disk move'": the command this one stands for. */
+  aliasOf?: string;
+  /** The values an argument takes when the page lists them, e.g. qm guest cmd's <command>. */
+  values?: Record<string, string[]>;
+}
+
+/** A command line shown as an example in the docs' prose, with the words around it. */
+export interface DocsExample {
+  line: string;
+  /** The titles of the section (and its parent) the example is in. */
+  title: string;
+  /** The paragraph just before the example. */
+  paragraph: string;
+}
+
+/** A section of the docs: its title and the paragraph that opens it. */
+export interface DocsSection {
+  title: string;
+  /** The title of the section it is part of, when any. */
+  parent: string;
+  text: string;
+}
+
+/** What one docs page contributes. */
+export interface DocsPage {
+  name: string;
+  commands: CliCommand[];
+  examples: DocsExample[];
+  sections: DocsSection[];
+}
+
+const IS_PLACEHOLDER = /^\{[^{}]+\}$/;
+
+/**
+ * Whether a template lies under a prefix given as a template or a concrete path: segment by
+ * segment, a placeholder of the template takes any value ("/nodes/pve1/storage" is
+ * "/nodes/{node}/storage"), and a placeholder of the prefix only a placeholder.
+ */
+export function isUnder(template: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length > template.length) return false;
+  return prefix.every((p, i) => {
+    const t = template[i]!;
+    if (p === t) return true;
+    if (IS_PLACEHOLDER.test(t)) return true;
+    return false;
+  });
+}

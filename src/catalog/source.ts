@@ -28,6 +28,8 @@ export interface FetchOptions {
   maxBytes: number;
   /** Removes anything secret from text that will be shown. */
   redact: (text: string) => string;
+  /** What the request accepts; the schema's script types by default. */
+  accept?: string;
 }
 
 export interface Fetched {
@@ -54,7 +56,7 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
   try {
     response = await request(url, {
       method: "GET",
-      headers: HEADERS,
+      headers: options.accept ? { ...HEADERS, accept: options.accept } : HEADERS,
       dispatcher: options.dispatcher,
       signal: options.signal,
     });
@@ -72,7 +74,10 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
       );
     }
     const reason = response.statusText ? ` ${redact(response.statusText)}` : "";
-    throw new SourceFailure(status === 404 || status === 410 ? "missing" : "http", `answered HTTP ${status}${reason}`);
+    throw new SourceFailure(
+      status === 404 || status === 410 || isMissingFile(status, response.statusText) ? "missing" : "http",
+      `answered HTTP ${status}${reason}`,
+    );
   }
   const announced = Number(firstHeader(response.headers["content-length"]));
   if (Number.isFinite(announced) && announced > options.maxBytes) {
@@ -87,6 +92,16 @@ export async function fetchCapped(url: URL, options: FetchOptions): Promise<Fetc
   }
   if (bytes === undefined) throw new SourceFailure("refused", `sent more than the ${mib(options.maxBytes)} cap`);
   return { text: bytes.toString("utf8"), contentType: firstHeader(response.headers["content-type"]) };
+}
+
+/**
+ * pve-http-server answers a file it does not have with 501, not 404: its static file handler
+ * dies with "unable to open file '<path>' - No such file or directory" (or "no such file
+ * '<path>'" for a name outside its directories), and the error becomes the reason phrase
+ * (pve-http-server, src/PVE/APIServer/AnyEvent.pm, sub handle_request).
+ */
+function isMissingFile(status: number, reason: string | undefined): boolean {
+  return status === 501 && /^(unable to open file .* - No such file or directory|no such file )/i.test(reason ?? "");
 }
 
 function transportFailure(error: unknown, options: FetchOptions): SourceFailure {

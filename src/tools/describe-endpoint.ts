@@ -12,7 +12,7 @@ export function registerDescribeEndpointTool(server: McpServer, deps: ServerDeps
     {
       title: "Describe a Proxmox API endpoint",
       description:
-        "Show what a Proxmox VE API path accepts and returns: for each method (or the one asked) its description, parameters (type, required or optional, default, allowed values, format), return value, required privileges, whether API tokens may call it, and the child paths. Takes a template (/nodes/{node}/qemu/{vmid}/snapshot) or a concrete path (/nodes/pve1/qemu/100/snapshot). Unknown paths get the closest existing ones.",
+        "What a Proxmox VE API path accepts and returns, per method (or the one asked): description, parameters (type, required, default, allowed values, format), return value, required privileges, whether API tokens may call it, child paths. Takes a template (/nodes/{node}/qemu/{vmid}/snapshot) or a concrete path; unknown paths get the closest ones.",
       inputSchema: {
         ...hostArg(deps.hosts),
         path: z.string().trim().min(1).max(2000).describe("Path template or concrete path, relative to /api2/json"),

@@ -10,7 +10,7 @@ export function registerGetTool(server: McpServer, deps: ServerDeps): void {
     {
       title: "Read from the Proxmox API",
       description:
-        "GET any Proxmox VE API path (relative to /api2/json) and return the JSON envelope {data, total?, changes?}. Parameters go in the query string. Use proxmox_search_endpoints to find paths.",
+        "GET any Proxmox VE API path (under /api2/json) and return the JSON envelope {data, total?, changes?}; parameters go in the query string. proxmox_search_endpoints finds paths.",
       inputSchema: { ...hostArg(deps.hosts), path: pathArg, parameters: parametersArg },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },

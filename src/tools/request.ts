@@ -15,7 +15,7 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
     {
       title: "Call the Proxmox API (may change the cluster)",
       description:
-        "Send GET, POST, PUT or DELETE to any Proxmox VE API path (relative to /api2/json). POST/PUT parameters are form-encoded; GET/DELETE parameters go in the query string. Writes usually return a task id (UPID): that means submitted, not finished; pass wait=true to get the finished outcome. Use proxmox_describe_endpoint first for the exact parameters.",
+        "Send GET, POST, PUT or DELETE to any Proxmox VE API path (under /api2/json); POST/PUT parameters are form-encoded, GET/DELETE ones go in the query string. Writes usually return a task id (UPID): submitted, not finished; wait=true returns the outcome. Check parameters with proxmox_describe_endpoint first.",
       inputSchema: {
         ...hostArg(deps.hosts, true),
         method: z.enum(HTTP_METHODS).describe("HTTP method"),
@@ -24,9 +24,7 @@ export function registerRequestTool(server: McpServer, deps: ServerDeps): void {
         response_format: z
           .enum(["json", "text"])
           .optional()
-          .describe(
-            "'json' (default) returns the envelope; 'text' returns the body as text, e.g. a task log with download=1",
-          ),
+          .describe("'text' returns the body as text (a task log with download=1); default 'json', the envelope"),
         ...waitArgs,
         dry_run: dryRunArg,
       },

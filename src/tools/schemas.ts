@@ -2,9 +2,7 @@ import { z } from "zod";
 import { keepProtoKey } from "../proxmox/params.ts";
 import { DEFAULT_WAIT_S, MAX_WAIT_S } from "../tasks/wait.ts";
 
-export const pathArg = z
-  .string()
-  .describe("API path relative to /api2/json, starting with '/', e.g. /nodes/pve/qemu/100/status/current");
+export const pathArg = z.string().describe("Path under /api2/json, e.g. /nodes/pve1/qemu/100/status/current");
 
 /**
  * Some MCP clients send an object argument as a JSON string; parse it before validation. An own
@@ -32,7 +30,7 @@ export const parametersArg = z
   )
   .optional()
   .describe(
-    'API parameters as an object of strings, numbers, booleans or arrays of those. Property strings stay strings: {"net0": "virtio,bridge=vmbr0"}.',
+    'Flat object of strings, numbers, booleans or arrays of those; property strings stay strings: {"net0": "virtio,bridge=vmbr0"}',
   );
 
 export const waitArgs = {
@@ -40,7 +38,7 @@ export const waitArgs = {
     .boolean()
     .optional()
     .describe(
-      "When the answer is a task id (UPID), wait for the task to finish and return its outcome (ok, exit status, log tail on failure)",
+      "If the answer is a task id (UPID), wait for the task and return its outcome (ok, exit status, log tail)",
     ),
   wait_timeout_s: z
     .number()
@@ -49,11 +47,8 @@ export const waitArgs = {
     .max(MAX_WAIT_S)
     .optional()
     .describe(
-      `How long to wait in seconds (default ${DEFAULT_WAIT_S}, at most ${MAX_WAIT_S}); a task still running then is reported as running, not failed`,
+      `Seconds to wait (default ${DEFAULT_WAIT_S}, max ${MAX_WAIT_S}); a task still running then is reported as running, not failed`,
     ),
 };
 
-export const dryRunArg = z
-  .boolean()
-  .optional()
-  .describe("Run every local check and return what would be sent, without sending anything");
+export const dryRunArg = z.boolean().optional().describe("Check locally and return what would be sent; sends nothing");

@@ -10,6 +10,7 @@ import {
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
+import { extname, join } from "node:path";
 import { pipeline, type Readable } from "node:stream";
 import { decodeOrKeep } from "../../src/proxmox/path.ts";
 import { sharedTestPki, type TestPki } from "./certs.ts";
@@ -17,6 +18,16 @@ import { sharedTestPki, type TestPki } from "./certs.ts";
 export const FAKE_TOKEN_ID = "mcp@pve!test";
 export const FAKE_TOKEN_SECRET = "5a8c1d3e-7f42-4b9e-9c1a-d2e3f4a5b6c7";
 export const MAX_BODY_BYTES = 512 * 1024;
+const DOCS_PREFIX = "/pve-docs/";
+/** pve-http-server's Content-Types by extension ($file_extension_info). */
+const STATIC_TYPES: Record<string, string> = {
+  css: "text/css",
+  html: "text/html",
+  js: "application/javascript",
+  json: "application/json",
+  png: "image/png",
+  svg: "image/svg+xml",
+};
 
 export interface FakeRequest {
   method: string;
@@ -79,6 +90,8 @@ export interface FakeOptions {
   nodes?: string[];
   /** Its own CA and certificate (several hosts); default: the PKI shared by all fakes. */
   pki?: TestPki;
+  /** A directory served under /pve-docs/, as a node serves /usr/share/pve-docs (see serveDocs). */
+  docs?: string;
 }
 
 interface FakeTask {
@@ -124,6 +137,7 @@ export class FakeProxmox {
   readonly nodes: string[];
   private readonly routes: Route[] = [];
   private readonly files = new Map<string, FakeHandler>();
+  private docsDir: string | undefined;
   private readonly tasks = new Map<string, FakeTask>();
   private readonly sockets = new Set<Socket>();
   private taskCounter = 0;
@@ -134,7 +148,7 @@ export class FakeProxmox {
   private constructor(
     private readonly server: Server,
     readonly url: string,
-    private readonly options: Required<Omit<FakeOptions, "nodes">>,
+    private readonly options: Required<Omit<FakeOptions, "nodes" | "docs">>,
     nodes: string[],
   ) {
     this.nodes = nodes;
@@ -165,6 +179,7 @@ export class FakeProxmox {
       resolved,
       options.nodes ?? ["pve1", "pve2"],
     );
+    if (options.docs) fake.serveDocs(options.docs);
     server.on(tls ? "secureConnection" : "connection", (socket: Socket) => {
       fake!.connections++;
       fake!.sockets.add(socket);
@@ -198,6 +213,15 @@ export class FakeProxmox {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
+  /** The first request (already received or still to come) whose path is `path`. */
+  async requestTo(path: string): Promise<FakeRequest> {
+    for (;;) {
+      const seen = this.requests.find((r) => r.path === path);
+      if (seen) return seen;
+      await this.nextRequest();
+    }
+  }
+
   /** Adds or replaces a route. Template placeholders like {node} match one segment. */
   route(
     method: string,
@@ -220,10 +244,47 @@ export class FakeProxmox {
     return this;
   }
 
-  /** Serves a non-API path (no authentication), e.g. /pve-docs/api-viewer/apidoc.js. */
-  file(path: string, handler: FakeHandler): this {
-    this.files.set(path, handler);
+  /** Serves a non-API path (no authentication), e.g. /pve-docs/api-viewer/apidoc.js. Wins over serveDocs; undefined removes it. */
+  file(path: string, handler: FakeHandler | undefined): this {
+    if (handler) this.files.set(path, handler);
+    else this.files.delete(path);
     return this;
+  }
+
+  /**
+   * Serves a directory under /pve-docs/ as pveproxy serves /usr/share/pve-docs, without login,
+   * e.g. ../shared/pve/docs/9.1.3. Undefined stops serving it.
+   */
+  serveDocs(dir: string | undefined): this {
+    this.docsDir = dir;
+    return this;
+  }
+
+  /**
+   * A static file as pve-http-server answers it (src/PVE/APIServer/AnyEvent.pm, handle_request
+   * and send_file_start): GET only, a simple file name in a known directory, the Content-Type
+   * from the extension; a file it cannot open is a 501 whose reason is the error.
+   */
+  private async staticFile(method: string, path: string): Promise<FakeReply> {
+    const simple = /^(\/\S+\/)([a-zA-Z0-9\-_.]+)$/.exec(path);
+    if (
+      method !== "GET" ||
+      !simple ||
+      !simple[1]!.startsWith(DOCS_PREFIX) ||
+      simple[1]!.includes("/../") ||
+      !this.docsDir
+    ) {
+      return { status: 501, message: `no such file '${path}'` };
+    }
+    const relative = path.slice(DOCS_PREFIX.length);
+    const installed = `/usr/share/pve-docs/${relative}`;
+    const file = Bun.file(join(this.docsDir, relative));
+    if (!(await file.exists())) {
+      return { status: 501, message: `unable to open file '${installed}' - No such file or directory` };
+    }
+    const type = STATIC_TYPES[extname(relative).slice(1)];
+    if (!type) return { status: 501, message: "unable to detect content type" };
+    return { body: Buffer.from(await file.arrayBuffer()), contentType: type };
   }
 
   /**
@@ -338,7 +399,7 @@ export class FakeProxmox {
 
     if (!isApi) {
       const handler = this.files.get(rawPath);
-      const reply = handler ? await handler(record) : { status: 404, message: "Not found" };
+      const reply = handler ? await handler(record) : await this.staticFile(method, decodeOrKeep(rawPath));
       return this.respond(res, reply);
     }
     if (req.headers["transfer-encoding"]?.toLowerCase().includes("chunked")) {

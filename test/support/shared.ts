@@ -5,6 +5,9 @@ import { join, resolve } from "node:path";
 export const SHARED_DIR = resolve(import.meta.dir, "../../../shared");
 export const SCHEMA_DIR = join(SHARED_DIR, "pve/schemas");
 export const DEV_QUERIES = join(SHARED_DIR, "search-eval/dev-queries.json");
+export const DEV_QUERIES_2 = join(SHARED_DIR, "search-eval/dev-queries-2.json");
+/** The pve-docs pages of PVE 9.1.3 (man pages and chapters), as a node serves them under /pve-docs/. */
+export const DOCS_DIR = join(SHARED_DIR, "pve/docs/9.1.3");
 
 export const SCHEMA_FILES = {
   "6.4": { file: join(SCHEMA_DIR, "pve6.4-apidata.js"), endpoints: 504 },

@@ -1,5 +1,6 @@
 // Issue 3, loading rules: every rule here fails when broken. The schema is a small fixture;
-// the cluster and the "public" host are loopback fakes.
+// the cluster and the "public" host are loopback fakes. The docs (issue 11) are off here, so
+// only the schema is fetched; catalog-docs.test.ts covers them.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,6 +21,7 @@ import { apidata, memoryLogger, MINI_API, VIEWER_CODE } from "../support/catalog
 import { connectHarness, connectionFor, textOf, type Harness } from "../support/mcp.ts";
 
 const SCHEMA = apidata(MINI_API) + VIEWER_CODE;
+const DOCS_OFF = { kind: "off" } as const;
 /** Nothing listens on the discard port: a public host that is never there. */
 const NOWHERE = `https://127.0.0.1:9${VIEWER_PATH}`;
 
@@ -46,7 +48,7 @@ afterEach(async () => {
 
 function loader(opts: Partial<CatalogLoaderOptions> = {}): CatalogLoader {
   const made = new CatalogLoader({
-    config: {},
+    config: { docs: DOCS_OFF },
     connection: connectionFor(cluster),
     log: memoryLogger(),
     publicUrl: NOWHERE,
@@ -147,7 +149,9 @@ describe("then the public viewer", () => {
 
   test("a configured schema URL on another origin gets public trust, not the cluster's CA", async () => {
     serve(publicHost);
-    const error = await loadError(loader({ config: { schema: parseSchemaUrl(`${publicHost.url}${VIEWER_PATH}`) } }));
+    const error = await loadError(
+      loader({ config: { schema: parseSchemaUrl(`${publicHost.url}${VIEWER_PATH}`), docs: DOCS_OFF } }),
+    );
     expect(error.attempts.map((a) => a.source.kind)).toEqual(["configured"]);
     expect(error.attempts[0]!.outcome).toMatch(/could not be reached: .*(certificate|self.signed|verify)/i);
     expect(viewerRequests(publicHost)).toHaveLength(0);
@@ -322,7 +326,7 @@ describe("PROXMOX_SCHEMA_URL", () => {
 
   function configured(url: string, opts: Partial<CatalogLoaderOptions> = {}) {
     const log = memoryLogger();
-    return { l: loader({ config: { schema: parseSchemaUrl(url) }, log, ...opts }), log };
+    return { l: loader({ config: { schema: parseSchemaUrl(url), docs: DOCS_OFF }, log, ...opts }), log };
   }
 
   function expectNoSecret(...texts: string[]): void {

@@ -8,7 +8,7 @@ import { silentLogger } from "../../src/log.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { VIEWER_CODE } from "../support/catalog.ts";
 import { connectHarness, connectionFor, textOf, type Harness } from "../support/mcp.ts";
-import { haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
+import { DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
 
 const present = haveSharedData("catalog tool tests", SCHEMA_DIR);
 
@@ -21,15 +21,22 @@ beforeAll(async () => {
   if (present) {
     const published = readFileSync(SCHEMA_FILES["9.1"].file, "utf8") + VIEWER_CODE;
     fake.file(VIEWER_PATH, () => ({ body: published, contentType: "application/javascript" }));
+    fake.serveDocs(DOCS_DIR);
   }
   loader = new CatalogLoader({
     config: {},
     connection: connectionFor(fake),
     log: silentLogger,
     publicUrl: `https://127.0.0.1:9${VIEWER_PATH}`,
+    publicDocsUrl: "https://127.0.0.1:9/pve-docs/",
   });
   h = await connectHarness(fake, { deps: { catalog: loader } });
-});
+  if (present) {
+    // The real docs take a moment to parse; the tests below are about answers, not about that wait.
+    await loader.get();
+    await loader.docsSettled();
+  }
+}, 60_000);
 afterAll(async () => {
   await h.close();
   await loader.close();
@@ -111,7 +118,72 @@ describe.skipIf(!present)("proxmox_search_endpoints on PVE 9.1", () => {
 
   test("nothing found suggests broader words", async () => {
     const result = await h.call("proxmox_search_endpoints", { query: "xyzzy plugh" });
-    expect(result.structuredContent).toMatchObject({ total: 0, results: [], hint: expect.stringContaining("broader") });
+    const { total, results, hint } = result.structuredContent as { total: number; results: unknown[]; hint: string };
+    expect({ total, results }).toEqual({ total: 0, results: [] });
+    expect(hint).toContain("broader");
+    expect(hint).toContain("path_prefix");
+  });
+
+  test("a CLI command of the cluster's man pages finds the endpoint it calls, and says so", async () => {
+    const result = await h.call("proxmox_search_endpoints", { query: "qm set 100 --memory 4096" });
+    expect(hits(result)[0]).toMatchObject({ method: "PUT", path: "/nodes/{node}/qemu/{vmid}/config" });
+    expect(result.structuredContent).toMatchObject({
+      docs: expect.stringMatching(
+        new RegExp(`^cluster ${fake.url}/pve-docs/ \\(18 pages; \\d+ CLI commands mapped to endpoints\\)$`),
+      ),
+      recognized: ["qm set calls PUT /nodes/{node}/qemu/{vmid}/config (from the qm man page)"],
+    });
+    const pct = await h.call("proxmox_search_endpoints", { query: "pct set 200 --memory 2048" });
+    expect(hits(pct)[0]).toMatchObject({ method: "PUT", path: "/nodes/{node}/lxc/{vmid}/config" });
+  });
+
+  test.each([
+    ["pvesh get /cluster/resources", "GET /cluster/resources"],
+    ["pvesh set /nodes/pve1/dns --search example.com", "PUT /nodes/{node}/dns"],
+    ["pvesh create /nodes/pve1/qemu/100/snapshot --snapname pre", "POST /nodes/{node}/qemu/{vmid}/snapshot"],
+    ["pvesh delete /access/users/bob@pve", "DELETE /access/users/{userid}"],
+    ["pvesh ls /cluster/ha", "GET /cluster/ha"],
+    ["DELETE /nodes/pve1/qemu/100/snapshot/pre", "DELETE /nodes/{node}/qemu/{vmid}/snapshot/{snapname}"],
+    ["what does GET /api2/json/nodes/pve1/lxc/101/config return", "GET /nodes/{node}/lxc/{vmid}/config"],
+  ])("%s names %s", async (query, expected) => {
+    const result = await h.call("proxmox_search_endpoints", { query });
+    const [first] = hits(result);
+    expect(`${first!.method} ${first!.path}`).toBe(expected);
+    expect((result.structuredContent as { recognized: string[] }).recognized).toHaveLength(1);
+  });
+
+  test("path_prefix alone lists the endpoints under a path, in tree order, paged", async () => {
+    const result = await h.call("proxmox_search_endpoints", { path_prefix: "/cluster/ha", limit: 5 });
+    const list = hits(result);
+    expect(list[0]).toEqual({ method: "GET", path: "/cluster/ha", description: "Directory index." });
+    expect(list.every((hit) => hit.path.startsWith("/cluster/ha"))).toBe(true);
+    expect(result.structuredContent).toMatchObject({ path_prefix: "/cluster/ha", next_offset: 5 });
+    const all = hits(await h.call("proxmox_search_endpoints", { path_prefix: "/cluster/ha", limit: 100 }));
+    expect((result.structuredContent as { total: number }).total).toBe(all.length);
+    expect(all.map((x) => `${x.method} ${x.path}`)).toContain("POST /cluster/ha/resources/{sid}/migrate");
+  });
+
+  test("path_prefix takes a concrete path, and narrows a query to that subtree", async () => {
+    const storage = hits(await h.call("proxmox_search_endpoints", { path_prefix: "/nodes/pve1/storage", limit: 100 }));
+    expect(storage.length).toBeGreaterThan(5);
+    expect(storage.every((x) => x.path.startsWith("/nodes/{node}/storage"))).toBe(true);
+    const narrowed = hits(
+      await h.call("proxmox_search_endpoints", { query: "firewall rules", path_prefix: "/nodes/{node}/lxc" }),
+    );
+    expect(narrowed.length).toBeGreaterThan(0);
+    expect(narrowed.every((x) => x.path.startsWith("/nodes/{node}/lxc/"))).toBe(true);
+  });
+
+  test("an unknown path_prefix says what to try instead; neither query nor path_prefix is an error", async () => {
+    const none = await h.call("proxmox_search_endpoints", { path_prefix: "/nosuch" });
+    expect(none.structuredContent).toMatchObject({
+      total: 0,
+      results: [],
+      hint: expect.stringContaining("shorter prefix"),
+    });
+    const neither = await h.call("proxmox_search_endpoints", {});
+    expect(neither.isError).toBe(true);
+    expect(textOf(neither)).toContain("Give a query, a path_prefix, or both.");
   });
 
   test("a limit over 100 is refused by the input schema", async () => {

@@ -202,9 +202,9 @@ describe("a slow or dead host never delays another", () => {
     two.a.file(VIEWER_PATH, () => ({ hang: true }));
     serveSchema(two.b, apidata(MINI_API) + VIEWER_CODE);
     let h = await two.open();
-    const reached = two.a.nextRequest();
     const stuck = hanging(h, "proxmox_search_endpoints", { host: "site-a", query: "list vms" });
-    expect((await reached).path).toBe(VIEWER_PATH);
+    // site-a's docs pages load beside its viewer; what hangs is the viewer
+    expect((await two.a.requestTo(VIEWER_PATH)).path).toBe(VIEWER_PATH);
     const fromB = await h.call("proxmox_search_endpoints", { host: "site-b", query: "list vms" });
     expect(fromB.isError).toBeFalsy();
     expect(structured(fromB).host).toBe("site-b");

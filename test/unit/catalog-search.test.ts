@@ -7,7 +7,9 @@ import { evaluateSearch, parseEvalQueries } from "../../src/catalog/eval.ts";
 import { compoundsWith, diversify, guestFacet, splitCompound, statedMethod } from "../../src/catalog/search.ts";
 import { stem } from "../../src/catalog/stem.ts";
 import { miniCatalog } from "../support/catalog.ts";
-import { DEV_QUERIES, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
+import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
+import { dirPlan, DocsLoader } from "../../src/catalog/docs-loader.ts";
+import { silentLogger } from "../../src/log.ts";
 
 const HELD_OUT_QUERIES = resolve(import.meta.dir, "../fixtures/search-heldout.json");
 
@@ -71,10 +73,22 @@ describe("results", () => {
 describe("diversify", () => {
   test.each([
     // ids 0/1 and 2/3 are twins (the VM and the container variant of one endpoint).
-    [[0, 1, 4, 5, 6, 7, 8], [0, 4, 5, 6, 7, 1, 8]],
-    [[0, 1, 2, 3, 4, 5], [0, 2, 4, 5, 1, 3]],
-    [[4, 0, 5, 6, 7, 1], [4, 0, 5, 6, 7, 1]],
-    [[0, 1], [0, 1]],
+    [
+      [0, 1, 4, 5, 6, 7, 8],
+      [0, 4, 5, 6, 7, 1, 8],
+    ],
+    [
+      [0, 1, 2, 3, 4, 5],
+      [0, 2, 4, 5, 1, 3],
+    ],
+    [
+      [4, 0, 5, 6, 7, 1],
+      [4, 0, 5, 6, 7, 1],
+    ],
+    [
+      [0, 1],
+      [0, 1],
+    ],
   ])("%j -> %j: a twin already in the top five moves just below it", (order, expected) => {
     const families = Int32Array.from([0, 0, 1, 1, 2, 3, 4, 5, 6]);
     const results = order.map((id) => ({ id }));
@@ -205,3 +219,73 @@ describe("the quality bar (issue 3: 80% first, 95% in the top five)", () => {
     expect(unknown).toEqual([]);
   });
 });
+
+describe("the floor (issue 11): first and top five never fall below what the last change reached", async () => {
+  const present =
+    haveSharedData("catalog search floor", SCHEMA_DIR) &&
+    haveSharedData("catalog search floor", DEV_QUERIES_2) &&
+    haveSharedData("catalog search floor", DOCS_DIR);
+  const schema = present ? readFileSync(SCHEMA_FILES["9.1"].file, "utf8") : "";
+  const plain = present ? Catalog.fromText(schema, { kind: "inline", location: "9.1" }) : undefined;
+  const withDocs = present ? Catalog.fromText(schema, { kind: "inline", location: "9.1" }) : undefined;
+  if (present) {
+    // The docs as the server reads them: the same loader, from a local directory.
+    const loader = new DocsLoader({
+      plans: [dirPlan({ kind: "configured", location: DOCS_DIR }, DOCS_DIR, 4 * 1024 * 1024)],
+      log: silentLogger,
+      onLoaded: (bundle) => withDocs!.attachDocs(bundle.source, bundle.pages),
+    });
+    loader.kick();
+    await loader.settled();
+  }
+  const FRESH_TUNE = resolve(import.meta.dir, "../fixtures/search-fresh-tune.json");
+  const FRESH_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh-sealed.json");
+
+  // [set, with docs, first %, top five %, file]: the figures of the last change (scripts/search-eval.ts).
+  test
+    .skipIf(!present)
+    .each<[string, boolean, number, number, string]>(
+      FLOORS(DEV_QUERIES, DEV_QUERIES_2, HELD_OUT_QUERIES, FRESH_TUNE, FRESH_SEALED),
+    )("%s, docs %p: first >= %d%, top five >= %d%", (_name, docs, first, five, file) => {
+    const summary = evaluateSearch(
+      (docs ? withDocs : plain)!,
+      parseEvalQueries(JSON.parse(readFileSync(file, "utf8"))),
+    );
+    const misses = summary.outcomes.filter((o) => o.rank !== 1).map((o) => `${o.rank ?? "-"} ${o.query}`);
+    expect({
+      first: Math.round(summary.top1 * 1000) / 10 >= first,
+      five: Math.round(summary.top5 * 1000) / 10 >= five,
+      misses,
+    }).toEqual({
+      first: true,
+      five: true,
+      misses,
+    });
+  });
+
+  test.each([[FRESH_TUNE], [FRESH_SEALED]])("%s is well formed: every answer is an endpoint of PVE 9.1", (file) => {
+    const queries = parseEvalQueries(JSON.parse(readFileSync(file, "utf8")));
+    expect(queries.length).toBeGreaterThanOrEqual(60);
+    if (!plain) return;
+    const unknown = queries.flatMap((q) => q.expect.filter((a) => !plain.endpoint(a.split(" ")[0]!, a.split(" ")[1]!)));
+    expect(unknown).toEqual([]);
+  });
+});
+
+/** The floors, set from the figures of the last change to the ranking. */
+function FLOORS(
+  dev: string,
+  dev2: string,
+  heldOut: string,
+  tune: string,
+  sealed: string,
+): [string, boolean, number, number, string][] {
+  return [
+    ["dev-queries", false, 95, 100, dev],
+    ["dev-queries", true, 95, 100, dev],
+    ["dev-queries-2", true, 70, 88, dev2],
+    ["search-heldout", true, 88.8, 98.4, heldOut],
+    ["search-fresh-tune", true, 73.6, 87.5, tune],
+    ["search-fresh-sealed", true, 70.5, 88.2, sealed],
+  ];
+}

@@ -345,6 +345,21 @@ describe("host labels in rules", () => {
     expect(b.allow?.map((r) => r.text)).toEqual(["site-b: POST /nodes/**"]);
   });
 
+  test.each([
+    ["off", "off"],
+    ["on", "auto"],
+    ["", "auto"],
+  ])("PROXMOX_DOCS=%j applies to every host as %s", (value, kind) => {
+    const hosts = loadConfig({ ...BASE, PROXMOX_DOCS: value }).hosts;
+    expect(hosts.map((h) => h.catalog.docs?.kind as string | undefined)).toEqual([kind, kind]);
+  });
+
+  test("PROXMOX_DOCS with several hosts takes on or off, not one place for every host's docs", () => {
+    const found = problems({ ...BASE, PROXMOX_DOCS: "/srv/pve-docs" });
+    expect(found.map((p) => p.variable)).toEqual(["PROXMOX_DOCS"]);
+    expect(found[0]!.message).toContain("takes only on or off");
+  });
+
   test("PROXMOX_CONFIRM rules take a host label too, and an unknown one is a startup error", () => {
     const policy = loadPolicyConfig({ PROXMOX_CONFIRM: "DELETE /**, site-a: POST /nodes/*/qemu/*/status/stop" });
     expect(policyForHost(policy, "site-a", false).confirm.map((r) => r.text)).toEqual([

@@ -1,0 +1,199 @@
+// Reads the pve-docs HTML pages (man pages and admin guide chapters) into plain data: the
+// CLI commands of each man page's SYNOPSIS and the example command lines of the prose with
+// the words around them. The only module that parses docs HTML; cheerio is required here
+// when the first page is parsed, so the server never loads it at startup (CONTRIBUTING.md:
+// in the single-file bundle a dynamic import() would still evaluate it at startup).
+import type { CliCommand, DocsExample, DocsPage, DocsSection } from "./model.ts";
+
+type Cheerio = typeof import("cheerio/slim");
+type Root = ReturnType<Cheerio["load"]>;
+
+/** The slim build is htmlparser2 alone, without parse5 and the encoding sniffers. */
+function htmlParser(): Cheerio {
+  return require("cheerio/slim") as Cheerio;
+}
+
+/** htmlparser2 in HTML mode: several times faster than parse5 on these large, well-formed pages. */
+const PARSE_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const;
+
+/** Most characters of prose kept around one example. */
+const MAX_CONTEXT = 400;
+/** Most examples kept per page (a bound against a page of nothing but command lines). */
+const MAX_EXAMPLES = 2000;
+
+/** Gives the event loop a turn between fragments, so a search is never held up long by parsing. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Parses one page. Only the parts that matter are handed to cheerio: the SYNOPSIS section
+ * (everything up to the next `<div class="sect1">`), each example block with the paragraph
+ * before it, and the section headings. That is a fraction of a page, and the event loop gets
+ * a turn between the parts. Anything that is not a pve-docs page yields no commands and no
+ * examples.
+ */
+export async function parseDocsPage(name: string, html: string): Promise<DocsPage> {
+  const { load } = htmlParser();
+  const commands = synopsis(load, html);
+  await breathe();
+  const headings = readHeadings(load, html);
+  const examples = collectExamples(load, html, headings);
+  await breathe();
+  const sections = collectSections(load, html, headings);
+  return { name, commands, examples, sections };
+}
+
+const flat = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** The SYNOPSIS section's HTML, if the page has one. */
+function synopsisHtml(html: string): string | undefined {
+  const heading = html.search(/<h2 id="_synopsis"/);
+  if (heading < 0) return undefined;
+  const start = html.lastIndexOf('<div class="sect1">', heading);
+  const end = html.indexOf('<div class="sect1">', heading);
+  return html.slice(start < 0 ? heading : start, end < 0 ? undefined : end);
+}
+
+/**
+ * The SYNOPSIS: each command is a paragraph opening with `<strong>qm set</strong>`, then its
+ * description paragraph (the API endpoint's own description, or "An alias for <em>X</em>."),
+ * then a definition list of its arguments and options.
+ */
+function synopsis(load: Cheerio["load"], html: string): CliCommand[] {
+  const section = synopsisHtml(html);
+  if (!section) return [];
+  const $ = load(section, PARSE_OPTIONS, false);
+  const commands: CliCommand[] = [];
+  let current: CliCommand | undefined;
+  let described = false;
+  $("div.paragraph, div.dlist").each((_, el) => {
+    const block = $(el);
+    if (block.hasClass("dlist")) {
+      if (current) readOptions($, block, current);
+      return;
+    }
+    const p = block.children("p").first();
+    const lead = p.children().first();
+    if (lead.is("strong") && p.contents().first().is(lead)) {
+      const words = flat(lead.text()).split(" ");
+      current = { command: words.join(" "), binary: words[0]!, args: [], options: [], description: "" };
+      commands.push(current);
+      described = false;
+      for (const m of flat(p.text()).matchAll(/<([a-z][\w-]*)>/gi)) current.args.push(m[1]!);
+      return;
+    }
+    if (current && !described) {
+      described = true;
+      const text = flat(p.text());
+      const alias = /^An alias for (.+?)\.?$/.exec(text);
+      const target = alias ? flat(p.find("em").first().text()) || alias[1]! : undefined;
+      if (target) current.aliasOf = target;
+      else current.description = text;
+    }
+  });
+  return commands.filter((c) => c.description || c.aliasOf);
+}
+
+/** Option names (`--name`) and the values an argument takes when the page lists them (`<a | b>`). */
+function readOptions($: Root, block: ReturnType<Root>, command: CliCommand): void {
+  block.find("dt").each((_, dt) => {
+    const text = flat($(dt).text());
+    const option = /^--([\w-]+(?:\[n\])?)/.exec(text);
+    if (option) {
+      command.options.push(option[1]!.replace(/\[n\]$/, ""));
+      return;
+    }
+    const arg = /^<([\w-]+)>: <([^<>]*\|[^<>]*)>/.exec(text);
+    if (arg) (command.values ??= {})[arg[1]!] = arg[2]!.split("|").map((v) => v.trim());
+  });
+}
+
+const HEADING = /<h([1-5])\b[^>]*>([\s\S]*?)<\/h\1>/g;
+
+interface Heading {
+  at: number;
+  end: number;
+  level: number;
+  title: string;
+}
+
+/** The page's headings, in order, with where each starts and ends. */
+function readHeadings(load: Cheerio["load"], html: string): Heading[] {
+  return [...html.matchAll(HEADING)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+    level: Number(m[1]),
+    title: flat(load(m[2]!, PARSE_OPTIONS, false).root().text()),
+  }));
+}
+
+/** Sections that are no topic of their own in a man page. */
+const FRAME_TITLES = /^(NAME|SYNOPSIS|DESCRIPTION|Copyright and Disclaimer|Examples?)$/i;
+
+/** Each section's title (with its parent's) and the paragraph that opens it. */
+function collectSections(load: Cheerio["load"], html: string, headings: Heading[]): DocsSection[] {
+  const out: DocsSection[] = [];
+  const titles: string[] = [];
+  headings.forEach((h, k) => {
+    titles.length = h.level - 1;
+    titles[h.level - 1] = h.title;
+    if (h.level < 2 || FRAME_TITLES.test(h.title)) return;
+    const stop = headings[k + 1]?.at ?? html.length;
+    const start = html.indexOf(PARAGRAPH_START, h.end);
+    if (start < 0 || start > stop) return;
+    const close = html.indexOf("</div>", start);
+    const text = flat(
+      load(html.slice(start, close < 0 ? stop : Math.min(close, stop)), PARSE_OPTIONS, false)
+        .root()
+        .text(),
+    );
+    if (text)
+      out.push({
+        title: h.title,
+        parent:
+          titles
+            .slice(0, h.level - 1)
+            .filter(Boolean)
+            .pop() ?? "",
+        text: text.slice(0, MAX_CONTEXT),
+      });
+  });
+  return out;
+}
+const EXAMPLE_BLOCK = /<div class="(?:listingblock|literalblock)">[\s\S]*?<\/pre>/g;
+const PARAGRAPH_START = '<div class="paragraph"';
+/** How far back from an example its paragraph may start. */
+const PARAGRAPH_REACH = 4000;
+
+/**
+ * Example command lines (listing and literal blocks), each with the titles of its section and
+ * the paragraph just before it. Headings and blocks are located by asciidoc's fixed markup and
+ * each small piece is read by cheerio.
+ */
+function collectExamples(load: Cheerio["load"], html: string, headings: Heading[]): DocsExample[] {
+  const text = (fragment: string) => load(fragment, PARSE_OPTIONS, false).root().text();
+  const out: DocsExample[] = [];
+  const titles: string[] = [];
+  let next = 0;
+  for (const m of html.matchAll(EXAMPLE_BLOCK)) {
+    for (; next < headings.length && headings[next]!.at < m.index; next++) {
+      const h = headings[next]!;
+      titles.length = h.level - 1;
+      titles[h.level - 1] = h.title;
+    }
+    const lines = text(m[0]).split("\n");
+    const commandLines = lines
+      .map((raw) => flat(raw.replace(/^\s*(?:#|\$|root@[^:\s]*:[^#$]*[#$])\s+/, "")))
+      .filter((line) => /^[a-z][a-z0-9-]*\s+\S/.test(line) && line.length <= 300);
+    if (commandLines.length === 0) continue;
+    const paragraphAt = html.lastIndexOf(PARAGRAPH_START, m.index);
+    const lastHeading = next > 0 ? headings[next - 1]!.at : 0;
+    const paragraph =
+      paragraphAt >= 0 && paragraphAt > lastHeading && m.index - paragraphAt <= PARAGRAPH_REACH
+        ? flat(text(html.slice(paragraphAt, m.index))).slice(0, MAX_CONTEXT)
+        : "";
+    const title = titles.filter(Boolean).slice(-2).join(" / ");
+    for (const line of commandLines) out.push({ line, title, paragraph });
+    if (out.length >= MAX_EXAMPLES) break;
+  }
+  return out;
+}

@@ -1,0 +1,174 @@
+// What search learns from the docs: which endpoint each CLI command calls, and natural words
+// for an endpoint from the prose around the examples of its command ("vzdump 777 --mode
+// snapshot" under "Backup Modes", after "Use rsync and suspend/resume to create a snapshot").
+import { homeOf, mapCommands, type CliMapping } from "./cli-map.ts";
+import type { CatalogSource, DocsPage, Endpoint, PathMatch } from "./model.ts";
+import { stem } from "./stem.ts";
+import { identifierWords, STOPWORDS, words } from "./text.ts";
+
+export interface CliTable {
+  /** Every command by its words ("qm set"), aliases included. */
+  commands: Map<string, CliMapping>;
+  /** Each tool, with the kind of guest its commands act on when they do (qm: qemu, pct: lxc), and where its commands live. */
+  binaries: Map<string, { guest?: "qemu" | "lxc"; homes: Set<string> }>;
+  /** The most words a command has, the tool's name included. */
+  maxWords: number;
+}
+
+export interface DocsKnowledge {
+  source: CatalogSource;
+  pages: number;
+  cli: CliTable;
+  /** Per endpoint: the docs' words about it, as texts to index (emptied once indexed). */
+  texts: string[][];
+  /** How many commands were mapped to an endpoint, and to how many endpoints. */
+  mapped: { commands: number; endpoints: number };
+}
+
+/** Most characters of docs text kept per endpoint, so a much-exemplified command does not match everything. */
+const MAX_TEXT_PER_ENDPOINT = 3000;
+
+export interface PathResolver {
+  match(path: string): PathMatch | undefined;
+  /** The index of the endpoint with this method and template. */
+  indexOf(method: string, template: string): number | undefined;
+}
+
+/** pvesh's verbs and the HTTP method each calls (pve-manager, PVE/CLI/pvesh.pm). */
+export const PVESH_VERBS: Readonly<Record<string, string>> = {
+  get: "GET",
+  ls: "GET",
+  usage: "GET",
+  set: "PUT",
+  create: "POST",
+  delete: "DELETE",
+};
+
+/** The longest known command at the start of `tokens` (the tool's name first), with its length. */
+export function longestCommand(tokens: readonly string[], cli: CliTable): [CliMapping, number] | undefined {
+  for (let n = Math.min(cli.maxWords, tokens.length); n >= 1; n--) {
+    const found = cli.commands.get(tokens.slice(0, n).join(" "));
+    if (found) return [found, n];
+  }
+  return undefined;
+}
+
+export function buildDocsKnowledge(
+  source: CatalogSource,
+  pages: readonly DocsPage[],
+  endpoints: readonly Endpoint[],
+  paths: PathResolver,
+): DocsKnowledge {
+  const commands = mapCommands(
+    pages.flatMap((p) => p.commands),
+    endpoints,
+  );
+  const binaries = new Map<string, { guest?: "qemu" | "lxc"; homes: Set<string> }>();
+  const kinds = new Map<string, Map<string, number>>();
+  let maxWords = 1;
+  const texts: string[][] = endpoints.map(() => []);
+  const mappedEndpoints = new Set<number>();
+  let mappedCommands = 0;
+  for (const m of commands.values()) {
+    const binary = m.command.split(" ")[0]!;
+    maxWords = Math.max(maxWords, m.command.split(" ").length);
+    if (!binaries.has(binary)) binaries.set(binary, { homes: new Set() });
+    if (m.endpoint === undefined) continue;
+    mappedCommands++;
+    mappedEndpoints.add(m.endpoint);
+    const home = homeOf(endpoints[m.endpoint]!.path);
+    binaries.get(binary)!.homes.add(home);
+    const counts = kinds.get(binary) ?? new Map<string, number>();
+    counts.set(home, (counts.get(home) ?? 0) + 1);
+    kinds.set(binary, counts);
+  }
+  // A tool most of whose commands act on one kind of guest speaks of that kind ("qm" alone means VMs).
+  for (const [binary, counts] of kinds) {
+    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    const vm = counts.get("/nodes/{node}/qemu") ?? 0;
+    const ct = counts.get("/nodes/{node}/lxc") ?? 0;
+    if (vm > total / 2) binaries.get(binary)!.guest = "qemu";
+    else if (ct > total / 2) binaries.get(binary)!.guest = "lxc";
+  }
+  const cli: CliTable = { commands, binaries, maxWords };
+
+  const seen = endpoints.map(() => new Set<string>());
+  const size = endpoints.map(() => 0);
+  const attach = (id: number, text: string) => {
+    if (!text || seen[id]!.has(text) || size[id]! + text.length > MAX_TEXT_PER_ENDPOINT) return;
+    seen[id]!.add(text);
+    size[id] = size[id]! + text.length;
+    texts[id]!.push(text);
+  };
+  for (const page of pages) {
+    for (const example of page.examples) {
+      const id = exampleEndpoint(example.line, cli, paths);
+      if (id === undefined) continue;
+      attach(id, example.title);
+      attach(id, example.paragraph);
+    }
+  }
+  // Chapters with no man page (SDN, notifications, host administration) describe many endpoints
+  // that no command calls: a section titled by what one resource is named gets that section's words.
+  const named = endpoints.map((e) => new Set(resourceWords(e)));
+  const lastWords = endpoints.map((e) => new Set(resourceWords(e, true)));
+  for (const page of pages) {
+    if (page.commands.length > 0) continue;
+    for (const section of page.sections) {
+      const want = titleWords(section.title);
+      if (want.length === 0) continue;
+      const hits = endpoints
+        .map((_, id) => id)
+        .filter((id) => want.every((w) => named[id]!.has(w)) && want.some((w) => lastWords[id]!.has(w)));
+      const resources = new Set(hits.map((id) => endpoints[id]!.path.replace(/\/\{[^{}]+\}$/, "")));
+      if (resources.size !== 1) continue;
+      for (const id of hits) {
+        attach(id, section.title);
+        attach(id, section.text);
+      }
+    }
+  }
+  return {
+    source,
+    pages: pages.length,
+    cli,
+    texts,
+    mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
+  };
+}
+
+/** Title words that name no resource: what a section is about, not what it is. */
+const GENERIC_TITLE_WORDS = new Set(
+  "management manage managing configuration configure configuring settings setting overview introduction option options usage using use general basic advanced example examples permissions permission how proxmox ve pve".split(
+    " ",
+  ),
+);
+
+/** Stems of the content words of a section title. */
+function titleWords(title: string): string[] {
+  return [
+    ...new Set(
+      words(title)
+        .filter((w) => !STOPWORDS.has(w) && !GENERIC_TITLE_WORDS.has(w) && !/^\d+$/.test(w))
+        .map((w) => stem(w)),
+    ),
+  ];
+}
+
+/** Stems of the words naming an endpoint: its path's literal segments and handler name (or only the last segment). */
+function resourceWords(e: Endpoint, lastOnly = false): string[] {
+  const literals = e.path.split("/").filter((s) => s && !s.startsWith("{"));
+  const named = lastOnly ? literals.slice(-1) : [...literals, e.name];
+  return named.flatMap(identifierWords).map((w) => stem(w));
+}
+
+/** The endpoint an example command line calls: a mapped CLI command, or pvesh with an API path. */
+function exampleEndpoint(line: string, cli: CliTable, paths: PathResolver): number | undefined {
+  const tokens = line.split(/\s+/);
+  if (tokens[0] === "pvesh" && tokens[1] && PVESH_VERBS[tokens[1]] && tokens[2]?.startsWith("/")) {
+    const match = paths.match(tokens[2]);
+    return match ? paths.indexOf(PVESH_VERBS[tokens[1]]!, match.template) : undefined;
+  }
+  if (!cli.binaries.has(tokens[0]!)) return undefined;
+  return longestCommand(tokens, cli)?.[0].endpoint;
+}

@@ -1,0 +1,138 @@
+// Queries that name their endpoint outright: a CLI command the docs map to an endpoint
+// ("qm set 100 --memory 4096", "ha-manager add vm:100"), a pvesh call ("pvesh get
+// /cluster/resources") or a literal API path ("GET /nodes/pve1/lxc/101/config"). The named
+// endpoint goes first; the rest of the ranking comes from the words as usual.
+import { longestCommand, PVESH_VERBS, type CliTable } from "./docs-knowledge.ts";
+import type { Endpoint, PathMatch } from "./model.ts";
+import { normalizeInputPath } from "./model.ts";
+
+export interface FormContext {
+  endpoints: readonly Endpoint[];
+  match(path: string): PathMatch | undefined;
+  /** Indexes of the endpoints of one template, in GET, POST, PUT, DELETE order. */
+  methodsOf(template: string): number[];
+  cli?: CliTable | undefined;
+}
+
+export interface RecognizedForm {
+  /** Endpoints the query names, first first. */
+  pinned: number[];
+  /** Whether `pinned` is in a fixed order (a command or a method was given) or to be ranked among itself. */
+  ordered: boolean;
+  /** The words to rank the other results by. */
+  query: string;
+  /** The kind of guest a tool's name says (qm: VMs, pct: containers). */
+  guest?: "qemu" | "lxc";
+  /** What a CLI-only command does, in the docs' words: searched with the query, at a lower weight. */
+  described?: string;
+  /** Where the tool's commands live, for a command of it that has no endpoint. */
+  homes?: ReadonlySet<string>;
+  /** What was recognised, for the answer. */
+  notes: string[];
+}
+
+const HTTP_METHODS = new Set(["GET", "POST", "PUT", "DELETE"]);
+
+const describe = (e: Endpoint) => `${e.method} ${e.path}`;
+
+/** The recognised form of a query, or undefined when it names no endpoint, command or tool. */
+export function recognizeForm(query: string, ctx: FormContext): RecognizedForm | undefined {
+  const tokens = query.trim().split(/\s+/).filter(Boolean);
+  const lower = tokens.map((t) => t.toLowerCase());
+  const without = (from: number, count: number) => [...tokens.slice(0, from), ...tokens.slice(from + count)].join(" ");
+
+  // pvesh <verb> <path>: the method and the path, no docs needed.
+  const pvesh = lower.indexOf("pvesh");
+  if (pvesh >= 0 && PVESH_VERBS[lower[pvesh + 1] ?? ""] && tokens[pvesh + 2]?.startsWith("/")) {
+    const method = PVESH_VERBS[lower[pvesh + 1]!]!;
+    const found = pathEndpoints(tokens[pvesh + 2]!, method, ctx);
+    if (found) {
+      return {
+        pinned: found.ids,
+        ordered: true,
+        query: without(pvesh, 3),
+        notes: [`pvesh ${lower[pvesh + 1]} calls ${method} ${found.template}`],
+      };
+    }
+  }
+
+  // A literal API path, with the method before it when given.
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (!/^(\/|https?:\/\/)/i.test(token) || /^\/+$/.test(token)) continue;
+    const method = i > 0 && HTTP_METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
+    const found = pathEndpoints(token, method, ctx);
+    if (!found) continue;
+    const from = method ? i - 1 : i;
+    return {
+      pinned: found.ids,
+      ordered: method !== undefined,
+      query: without(from, method ? 2 : 1),
+      notes: [`the path ${found.template}`],
+    };
+  }
+
+  // A CLI command of the docs: the longest known command after the tool's name.
+  const cli = ctx.cli;
+  if (!cli) return undefined;
+  const at = lower.findIndex((t) => cli.binaries.has(t));
+  if (at < 0) return undefined;
+  const tool = cli.binaries.get(lower[at]!)!;
+  const guest = tool.guest;
+  const found = longestCommand(lower.slice(at), cli);
+  if (!found) return { pinned: [], ordered: true, query, ...(guest ? { guest } : {}), homes: tool.homes, notes: [] };
+  const [mapping, length] = found;
+  const rest = without(at, length);
+  const name = mapping.aliasOf ? `${mapping.command} (alias of ${mapping.aliasOf})` : mapping.command;
+  if (mapping.endpoint === undefined) {
+    return {
+      pinned: [],
+      ordered: true,
+      // What the command does, in the docs' words, is the best search for what the API offers
+      // instead, among the endpoints of the tool's other commands first.
+      query: rest,
+      described: `${mapping.command.split(" ").slice(1).join(" ")}: ${mapping.description}`,
+      homes: tool.homes,
+      ...(guest ? { guest } : {}),
+      notes: [
+        `${name} is a CLI-only command with no API endpoint of its own${mapping.description ? ` (${mapping.description})` : ""}; these are the nearest endpoints`,
+      ],
+    };
+  }
+  const endpoint = ctx.endpoints[mapping.endpoint]!;
+  const pinned = [mapping.endpoint];
+  // "qm guest cmd 100 fstrim": a value of the command's argument that names an endpoint below it.
+  const values = new Set(mapping.values ?? []);
+  const value = lower.slice(at + length).find((t) => values.has(t));
+  if (value) {
+    const below = ctx.methodsOf(`${endpoint.path}/${value}`);
+    if (below.length) pinned.unshift(...below);
+  }
+  return {
+    pinned,
+    ordered: true,
+    query: rest,
+    described: mapping.description,
+    ...(guest ? { guest } : {}),
+    notes: [
+      `${name} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,
+    ],
+  };
+}
+
+/** The endpoints of a literal path: the given method's first, or all of the path's methods. */
+function pathEndpoints(
+  raw: string,
+  method: string | undefined,
+  ctx: FormContext,
+): { template: string; ids: number[] } | undefined {
+  const path = normalizeInputPath(raw);
+  if (path === "/") return undefined;
+  const match = ctx.match(path);
+  if (!match) return undefined;
+  const ids = ctx.methodsOf(match.template);
+  if (ids.length === 0) return undefined;
+  if (!method) return { template: match.template, ids };
+  const exact = ids.filter((id) => ctx.endpoints[id]!.method === method);
+  return { template: match.template, ids: [...exact, ...ids.filter((id) => !exact.includes(id))] };
+}

@@ -1,0 +1,57 @@
+// Parameter-level intents: each parameter of a write endpoint as a small document of its own
+// (name, enum values, the keys of a property string, description), so "make xterm.js the
+// default console" finds the `console` parameter of PUT /cluster/options. A parameter lifts
+// its endpoint only when the query states a write verb and names the parameter or one of its
+// values; reads are not disturbed.
+import type { Endpoint } from "./model.ts";
+import { placeholders } from "./model.ts";
+import { Postings, type TermCache } from "./search-terms.ts";
+
+export interface ParamDocs {
+  postings: Postings;
+  /** The endpoint each parameter belongs to. */
+  endpointOf: Int32Array;
+  /** "console", "net[n]"...: which parameter each document is. */
+  names: string[];
+}
+
+/** Weight of a term in a parameter's name, values or keys (what the query must hit), and in its description. */
+export const PARAM_NAMED = 2;
+export const PARAM_TEXT = 1;
+/** Parameters of every write that say nothing about what the write does. */
+const GENERIC_PARAMS = new Set(["node", "digest", "delete", "revert", "skiplock", "force"]);
+const WRITES = new Set(["POST", "PUT"]);
+
+/** The parameter documents of the write endpoints. */
+export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache, main: Postings): ParamDocs {
+  const postings = new Postings();
+  const endpointOf: number[] = [];
+  const names: string[] = [];
+  const add = new Map<number, number>();
+  endpoints.forEach((e, id) => {
+    if (!WRITES.has(e.method)) return;
+    const inPath = new Set(placeholders(e.path));
+    for (const [name, p] of Object.entries(e.parameters)) {
+      if (inPath.has(name) || GENERIC_PARAMS.has(name)) continue;
+      add.clear();
+      const put = (ids: number[], weight: number) => {
+        for (const t of ids) add.set(t, Math.max(add.get(t) ?? 0, weight));
+      };
+      put(terms.identifier(name), PARAM_NAMED);
+      for (const value of p.enum ?? []) if (typeof value === "string") put(terms.identifier(value), PARAM_NAMED);
+      if (p.description) put(terms.text(p.description), PARAM_TEXT);
+      if (p.format && typeof p.format === "object") {
+        for (const [key, sub] of Object.entries(p.format)) {
+          put(terms.identifier(key), PARAM_TEXT);
+          const text = (sub as { description?: unknown }).description;
+          if (typeof text === "string") put(terms.text(text), PARAM_TEXT / 2);
+        }
+      }
+      const doc = endpointOf.length;
+      endpointOf.push(id);
+      names.push(name);
+      for (const [t, weight] of add) postings.add(postings.intern(main.termOf(t)), doc, weight);
+    }
+  });
+  return { postings, endpointOf: Int32Array.from(endpointOf), names };
+}

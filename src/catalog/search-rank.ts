@@ -1,0 +1,26 @@
+// Ranking: order by score, keep the top five free of VM/container twins, page.
+
+/** How many of the first results are kept free of near-duplicates. */
+const DIVERSE_TOP = 5;
+
+/**
+ * The VM and the container variant of one endpoint are one answer twice: a twin of a result
+ * already in the top five moves to just after the top five, so those show five different answers.
+ */
+export function diversify(results: { id: number }[], families: Int32Array): void {
+  const seen = new Set<number>();
+  const top: { id: number }[] = [];
+  const later: { id: number }[] = [];
+  let i = 0;
+  for (; i < results.length && top.length < DIVERSE_TOP; i++) {
+    const r = results[i]!;
+    const family = families[r.id]!;
+    if (seen.has(family)) later.push(r);
+    else {
+      seen.add(family);
+      top.push(r);
+    }
+  }
+  if (later.length === 0) return;
+  results.splice(0, i, ...top, ...later);
+}

@@ -1,0 +1,119 @@
+// The score factors: how much an endpoint's match with the query's words is worth, given what
+// the query asks (method, guest, scope, one item or all) and what the endpoint is. One pure
+// function over plain facts, so every rule can be read and table-tested in one place.
+import type { MethodName } from "./synonyms.ts";
+
+/** What the ranking knows about one endpoint. */
+export interface EndpointFacts {
+  method: string;
+  /** 1 VM, 2 container, 0 neither. */
+  guestKind: number;
+  /** The path holds {vmid}. */
+  oneGuest: boolean;
+  /** One item of a collection (the path ends with a placeholder, one object comes back). */
+  item: boolean;
+  /** For a list whose items have an endpoint of their own: the stem of what it lists ("role" for /access/roles). */
+  collectionOf: string | undefined;
+  /** A directory index that only lists child paths. */
+  navigation: boolean;
+  websocket: boolean;
+  /** Share (0..1) of the words naming the endpoint (last segment, handler name) the query did not ask for. */
+  identityMiss: number;
+  /** Where it acts: the whole cluster, one node, or elsewhere (a guest, /access, /storage). */
+  scope: "cluster" | "node" | "other";
+  /** Acts on every guest at once (startall, bulk-action). */
+  bulk: boolean;
+  /** A guest-agent command named like one of the guest's own actions (agent/shutdown beside status/shutdown). */
+  agentTwin: boolean;
+  /** Creates (or restores) a guest: POST on the VM or container collection. */
+  createsGuest: boolean;
+}
+
+/** What the ranking knows about the query. */
+export interface QueryFacts {
+  method: MethodName | undefined;
+  /** The method was said (a verb), not assumed. */
+  methodStated: boolean;
+  guest: "qemu" | "lxc" | "any" | "none";
+  /** The query is about one particular object (a number, an ID, a path, "details"). */
+  oneItem: boolean;
+  /** Stems of the words next to a name the query gives ("role" in "PVEAuditor role"). */
+  named: ReadonlySet<string>;
+  /** It names one guest by number ("VM 100"). */
+  namesGuest: boolean;
+  /** It speaks of the node (host) itself. */
+  namesNode: boolean;
+  /** It speaks of the whole cluster or datacenter. */
+  namesCluster: boolean;
+  /** It asks for all or many ("all", "every", a plural of guests). */
+  asksForAll: boolean;
+  /** It speaks of the guest agent. */
+  namesAgent: boolean;
+  /** It is a question about what is ("which ISO images are on local"). */
+  question: boolean;
+  /** It names an existing guest as the place of what it asks ("to VM 120", "in container 101"). */
+  guestIsPlace: boolean;
+}
+
+export const FACTOR = {
+  statedMethod: 1.5,
+  assumedMethod: 1.15,
+  /** Proxmox writes with POST and PUT alike ("edit /etc/hosts" is a POST, "add a repository" a PUT). */
+  otherWrite: 1.2,
+  navigation: 0.8,
+  websocket: 0.7,
+  /** A list is likelier wanted than one item of it when nothing names one. */
+  itemUnasked: 0.9,
+  /** The list, when the query names one of its items ("the PVEAuditor role"). */
+  collectionForOne: 0.8,
+  notTheGuest: 0.85,
+  otherGuest: 0.75,
+  /** Either kind of guest will do: the VM variant is the canonical one. */
+  eitherGuestLxc: 0.95,
+  unaskedGuest: 0.85,
+  nodeNotGuest: 0.7,
+  /** Score lost, in proportion, for the naming words not asked for. */
+  identityMiss: 0.3,
+  /** The query names the cluster and the endpoint is one node's, or the other way round. */
+  otherScope: 0.8,
+  /** Every guest at once, when the query does not ask for all. */
+  bulkUnasked: 0.7,
+  /** The agent's command rather than the guest's own action of that name, when the agent is not mentioned. */
+  agentUnasked: 0.75,
+  /** A write, when the query is a question about what is. */
+  writeForQuestion: 0.75,
+  /** Creating a guest, when the query names an existing guest as the place of what it asks. */
+  createInExisting: 0.7,
+} as const;
+
+const WRITES = new Set(["POST", "PUT"]);
+
+/** The product of every factor that applies. */
+export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
+  let f = 1;
+  if (q.method && e.method === q.method) f *= q.methodStated ? FACTOR.statedMethod : FACTOR.assumedMethod;
+  else if (q.methodStated && WRITES.has(q.method!) && WRITES.has(e.method)) f *= FACTOR.otherWrite;
+  if (e.navigation) f *= FACTOR.navigation;
+  // "back up VM 100 now": vzdump is a backup, the backup job (create_job) is also a job.
+  f *= 1 - FACTOR.identityMiss * e.identityMiss;
+  // A websocket upgrade cannot be used through these tools; the proxy ticket endpoints can.
+  if (e.websocket) f *= FACTOR.websocket;
+  if (!q.oneItem && e.method === "GET" && e.item) f *= FACTOR.itemUnasked;
+  if (e.collectionOf !== undefined && q.named.has(e.collectionOf)) f *= FACTOR.collectionForOne;
+  // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
+  if (!e.oneGuest && q.namesGuest && (q.guest === "qemu" || q.guest === "lxc")) f *= FACTOR.notTheGuest;
+  if (e.guestKind !== 0) {
+    if ((q.guest === "qemu" && e.guestKind === 2) || (q.guest === "lxc" && e.guestKind === 1)) f *= FACTOR.otherGuest;
+    else if (q.guest === "none") f *= q.namesNode ? FACTOR.nodeNotGuest : FACTOR.unaskedGuest;
+    if (e.guestKind === 2 && (q.guest === "none" || q.guest === "any")) f *= FACTOR.eitherGuestLxc;
+  }
+  // "datacenter firewall" is /cluster/firewall; "host firewall" is /nodes/{node}/firewall.
+  if (q.namesCluster !== q.namesNode && e.scope !== "other" && (e.scope === "cluster") !== q.namesCluster)
+    f *= FACTOR.otherScope;
+  if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
+  if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
+  if (q.question && e.method !== "GET") f *= FACTOR.writeForQuestion;
+  // "add a second network card to VM 120": VM 120 exists; the create-VM endpoint merely lists NICs.
+  if (e.createsGuest && q.guestIsPlace) f *= FACTOR.createInExisting;
+  return f;
+}

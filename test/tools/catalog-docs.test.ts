@@ -1,0 +1,390 @@
+// Issue 11, the docs as a second catalog source: every loading rule here fails when broken.
+// The cluster and the "public" host are loopback fakes that serve /pve-docs/ as pveproxy does;
+// the schema is the small fixture and the pages are small man pages in the real markup.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { parseDocsSetting, parseSchemaUrl } from "../../src/catalog/config.ts";
+import { DOCS_PATH } from "../../src/catalog/docs-loader.ts";
+import { CatalogLoader, VIEWER_PATH, type CatalogLoaderOptions } from "../../src/catalog/loader.ts";
+import { createAgent } from "../../src/http/undici.ts";
+import { sharedTestPki } from "../fake/certs.ts";
+import { FakeProxmox, FAKE_TOKEN_SECRET } from "../fake/pve-fake.ts";
+import { apidata, memoryLogger, MINI_API, VIEWER_CODE } from "../support/catalog.ts";
+import { FIXTURE_DOC_PAGES, FIXTURE_DOCS } from "../support/docs.ts";
+import { connectHarness, connectionFor, type Harness } from "../support/mcp.ts";
+
+const SCHEMA = apidata(MINI_API) + VIEWER_CODE;
+const NOWHERE_DOCS = "https://127.0.0.1:9/pve-docs/";
+const STOP = "POST /nodes/{node}/qemu/{vmid}/status/stop";
+
+let cluster: FakeProxmox;
+let publicHost: FakeProxmox;
+let docsDir: string;
+let harness: Harness | undefined;
+const loaders: CatalogLoader[] = [];
+
+beforeAll(async () => {
+  [cluster, publicHost] = await Promise.all([FakeProxmox.start(), FakeProxmox.start()]);
+  docsDir = mkdtempSync(join(tmpdir(), "pve-docs-"));
+  for (const [page, html] of Object.entries(FIXTURE_DOCS)) writeFileSync(join(docsDir, page), html);
+});
+afterAll(async () => {
+  await Promise.all([cluster.stop(), publicHost.stop()]);
+  rmSync(docsDir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  await Promise.all(loaders.splice(0).map((l) => l.close()));
+  for (const fake of [cluster, publicHost]) {
+    fake.requests.length = 0;
+    fake.serveDocs(undefined);
+    for (const page of FIXTURE_DOC_PAGES) fake.file(`${DOCS_PATH}${page}`, undefined);
+  }
+});
+
+function loader(opts: Partial<CatalogLoaderOptions> = {}): CatalogLoader {
+  cluster.file(VIEWER_PATH, () => ({ body: SCHEMA, contentType: "application/javascript" }));
+  const made = new CatalogLoader({
+    config: {},
+    connection: connectionFor(cluster),
+    log: memoryLogger(),
+    publicUrl: `https://127.0.0.1:9${VIEWER_PATH}`,
+    publicDocsUrl: NOWHERE_DOCS,
+    docsPages: FIXTURE_DOC_PAGES,
+    docsRetryAfterMs: 0,
+    ...opts,
+  });
+  loaders.push(made);
+  return made;
+}
+
+const docsRequests = (fake: FakeProxmox) =>
+  fake.requests.filter((r) => r.path.startsWith(DOCS_PATH) && r.path.endsWith(".html"));
+const top = (l: CatalogLoader, query: string) =>
+  l
+    .peek()!
+    .search(query, { limit: 3 })
+    .hits.map((h) => `${h.method} ${h.path}`);
+
+/** Loads the schema, then waits for the docs load that started with it. */
+async function loaded(l: CatalogLoader) {
+  await l.get();
+  await l.docsSettled();
+  return l.peek()!;
+}
+
+async function search(l: CatalogLoader, query: string) {
+  harness ??= await connectHarness(cluster, { deps: { catalog: l } });
+  const result = await harness.call("proxmox_search_endpoints", { query });
+  expect(result.isError).toBeFalsy();
+  return result.structuredContent as {
+    docs?: string;
+    recognized?: string[];
+    results: { method: string; path: string }[];
+  };
+}
+
+describe("served by the cluster", () => {
+  test("the pages come from <origin>/pve-docs/ without credentials, once, and CLI commands find their endpoint", async () => {
+    cluster.serveDocs(docsDir);
+    const l = loader();
+    await loaded(l);
+    const answer = await search(l, "qm stop 100");
+    expect(answer.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
+    expect(answer.recognized).toEqual([
+      expect.stringContaining("qm stop calls POST /nodes/{node}/qemu/{vmid}/status/stop"),
+    ]);
+    expect(answer.docs).toBe(`cluster ${cluster.url}${DOCS_PATH} (2 pages; 3 CLI commands mapped to endpoints)`);
+    const seen = docsRequests(cluster);
+    expect(seen.map((r) => r.path).sort()).toEqual(FIXTURE_DOC_PAGES.map((p) => `${DOCS_PATH}${p}`).sort());
+    for (const r of seen) {
+      expect(r.headers.authorization).toBeUndefined();
+      expect(r.headers.cookie).toBeUndefined();
+      expect(JSON.stringify(r.headers)).not.toContain(FAKE_TOKEN_SECRET);
+    }
+    await search(l, "pct start 120");
+    expect(docsRequests(cluster)).toHaveLength(FIXTURE_DOC_PAGES.length);
+  });
+
+  test("a command with no API twin says so and still gets the nearest endpoints", async () => {
+    cluster.serveDocs(docsDir);
+    const l = loader();
+    await loaded(l);
+    const answer = await search(l, "qm terminal 100");
+    expect(answer.recognized).toEqual([
+      expect.stringContaining("qm terminal is a CLI-only command with no API endpoint"),
+    ]);
+    expect(answer.results.length).toBeGreaterThan(0);
+  });
+
+  test("without docs the same search still answers from the schema alone", async () => {
+    const l = loader({ config: { docs: { kind: "off" } } });
+    await loaded(l);
+    expect(top(l, "pull the plug on a hung VM")[0]).toBe(STOP);
+    const answer = await search(l, "qm stop 100");
+    expect(answer.docs).toBeUndefined();
+    expect(answer.recognized).toBeUndefined();
+    expect(docsRequests(cluster)).toEqual([]);
+  });
+});
+
+describe("missing", () => {
+  test("a cluster without the pages (pveproxy's 501 'unable to open file') falls back to the public site, with public trust only", async () => {
+    publicHost.serveDocs(docsDir);
+    const pki = sharedTestPki();
+    const l = loader({
+      publicDocsUrl: `${publicHost.url}${DOCS_PATH}`,
+      publicDispatcher: createAgent({ ca: pki.caPem, verifyTls: true, timeoutMs: 5000 }),
+    });
+    const catalog = await loaded(l);
+    expect(catalog.docs?.source).toEqual({ kind: "public", location: `${publicHost.url}${DOCS_PATH}` });
+    expect(docsRequests(cluster).length).toBe(FIXTURE_DOC_PAGES.length);
+    for (const r of docsRequests(publicHost)) expect(r.headers.authorization).toBeUndefined();
+    expect(top(l, "qm stop 100")[0]).toBe(STOP);
+  });
+
+  test("when no source has them, search works, says so, and tries again on a later search", async () => {
+    const l = loader();
+    const first = await search(l, "qm stop 100");
+    await l.docsSettled();
+    expect(first.results.length).toBeGreaterThan(0);
+    const second = await search(l, "pull the plug on a hung VM");
+    expect(second.docs).toContain("unavailable (cluster");
+    expect(second.docs).toContain("answered HTTP 501 no such file");
+    expect(second.docs).toContain(`public ${NOWHERE_DOCS}`);
+    expect(second.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
+    // The failure is not kept: once the pages are there, a later search loads them.
+    cluster.serveDocs(docsDir);
+    await search(l, "anything");
+    await l.docsSettled();
+    expect((await search(l, "qm stop 100")).recognized).toBeDefined();
+  });
+
+  test("404 on some pages: the others are used, and the missing ones are not fetched again", async () => {
+    cluster.serveDocs(docsDir);
+    cluster.file(`${DOCS_PATH}pct.1.html`, () => ({ status: 404, message: "Not found" }));
+    const l = loader();
+    const catalog = await loaded(l);
+    expect(catalog.docs?.pages).toBe(1);
+    const status = l.docs();
+    expect(status.state === "loaded" && status.bundle.skipped).toEqual([
+      { page: "pct.1.html", outcome: "answered HTTP 404 Not found" },
+    ]);
+    expect(top(l, "qm stop 100")[0]).toBe(STOP);
+    expect((await search(l, "pct start 120")).recognized).toBeUndefined();
+    await l.docsSettled();
+    expect(docsRequests(cluster).filter((r) => r.path.endsWith("pct.1.html"))).toHaveLength(1);
+  });
+
+  test("a page that fails for a passing reason (503) is fetched again on a later search", async () => {
+    cluster.serveDocs(docsDir);
+    cluster.file(`${DOCS_PATH}pct.1.html`, () => ({ status: 503, message: "Service Unavailable" }));
+    const l = loader();
+    await loaded(l);
+    expect((await search(l, "pct start 120")).recognized).toBeUndefined();
+    cluster.file(`${DOCS_PATH}pct.1.html`, undefined);
+    await l.docsSettled();
+    await search(l, "anything");
+    await l.docsSettled();
+    expect((await search(l, "pct start 120")).recognized).toEqual([
+      expect.stringContaining("pct start calls POST /nodes/{node}/lxc/{vmid}/status/start"),
+    ]);
+  });
+});
+
+describe("refused", () => {
+  test("a page announcing more than the size cap is refused before reading; the others are used", async () => {
+    cluster.serveDocs(docsDir);
+    cluster.file(`${DOCS_PATH}qm.1.html`, () => ({ body: Buffer.alloc(300 * 1024, 0x20), contentType: "text/html" }));
+    const l = loader({ docsMaxBytes: 256 * 1024 });
+    await loaded(l);
+    const status = l.docs();
+    expect(status.state === "loaded" && status.bundle.skipped).toEqual([
+      { page: "qm.1.html", outcome: `announced ${300 * 1024} bytes, more than the 0.3 MiB cap` },
+    ]);
+    expect(top(l, "pct start 120")[0]).toBe("POST /nodes/{node}/lxc/{vmid}/status/start");
+  });
+
+  test("a page sending more than the size cap is cut off while reading; the others are used", async () => {
+    cluster.serveDocs(docsDir);
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    cluster.file(`${DOCS_PATH}pct.1.html`, () => ({
+      contentType: "text/html",
+      stream: Readable.from(
+        (function* () {
+          for (let i = 0; i < 64; i++) {
+            sent++;
+            yield chunk;
+          }
+        })(),
+      ),
+    }));
+    const l = loader({ docsMaxBytes: 256 * 1024 });
+    await loaded(l);
+    const status = l.docs();
+    expect(status.state === "loaded" && status.bundle.skipped).toEqual([
+      { page: "pct.1.html", outcome: "sent more than the 0.3 MiB cap" },
+    ]);
+    expect(sent).toBeLessThan(64);
+    expect(top(l, "qm stop 100")[0]).toBe(STOP);
+  });
+
+  test("a redirect is refused, not followed", async () => {
+    cluster.serveDocs(docsDir);
+    cluster.file(`${DOCS_PATH}qm.1.html`, () => ({
+      status: 302,
+      message: "Found",
+      headers: { location: `${publicHost.url}${DOCS_PATH}qm.1.html` },
+    }));
+    publicHost.serveDocs(docsDir);
+    const l = loader({ publicDocsUrl: `${publicHost.url}${DOCS_PATH}` });
+    await loaded(l);
+    const status = l.docs();
+    expect(status.state === "loaded" && status.bundle.skipped).toEqual([
+      { page: "qm.1.html", outcome: expect.stringContaining("answered HTTP 302 (a redirect to") },
+    ]);
+    expect(docsRequests(publicHost)).toEqual([]);
+  });
+
+  test("garbage instead of pages: nothing is used, search still answers, and it is no reason to go to the public site", async () => {
+    cluster.file(`${DOCS_PATH}qm.1.html`, () => ({ body: "<html><body><p>maintenance</p>", contentType: "text/html" }));
+    cluster.file(`${DOCS_PATH}pct.1.html`, () => ({
+      body: Buffer.from([0, 255, 1, 254, 60, 62]),
+      contentType: "text/html",
+    }));
+    publicHost.serveDocs(docsDir);
+    const l = loader({ publicDocsUrl: `${publicHost.url}${DOCS_PATH}` });
+    await loaded(l);
+    expect(l.docs()).toMatchObject({ state: "unavailable" });
+    expect(JSON.stringify(l.docs())).toContain("is not a pve-docs page");
+    expect(docsRequests(publicHost)).toEqual([]);
+    expect(top(l, "pull the plug on a hung VM")[0]).toBe(STOP);
+  });
+});
+
+describe("slow", () => {
+  test("a plain query never waits for docs still loading; a query naming a CLI tool waits for them (up to the grace)", async () => {
+    cluster.serveDocs(docsDir);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    cluster.file(`${DOCS_PATH}qm.1.html`, async () => {
+      await gate;
+      return { body: FIXTURE_DOCS["qm.1.html"]!, contentType: "text/html" };
+    });
+    // A grace far longer than the test's own timeout: only a query that does not wait can answer.
+    const l = loader({ docsGraceMs: 600_000 });
+    const plain = await search(l, "pull the plug on a hung VM");
+    expect(plain.docs).toBe("still loading; this answer is from the schema alone");
+    expect(plain.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
+    // The CLI query asks to wait: the pages are released only once it does.
+    const waiting = new Promise<void>((resolve) => {
+      const ready = l.docsReady.bind(l);
+      l.docsReady = async () => {
+        resolve();
+        await ready();
+      };
+    });
+    const cli = search(l, "qm stop 100");
+    await waiting;
+    release();
+    const answer = await cli;
+    expect(answer.recognized).toEqual([expect.stringContaining("qm stop calls")]);
+  });
+
+  test("the first search is not held up: it answers from the schema alone and says so, later searches use the docs", async () => {
+    cluster.serveDocs(docsDir);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    cluster.file(`${DOCS_PATH}qm.1.html`, async () => {
+      await gate;
+      return { body: FIXTURE_DOCS["qm.1.html"]!, contentType: "text/html" };
+    });
+    const l = loader({ docsGraceMs: 50 });
+    const first = await search(l, "qm stop 100");
+    expect(first.docs).toBe("still loading; this answer is from the schema alone");
+    expect(first.recognized).toBeUndefined();
+    release();
+    await l.docsSettled();
+    const later = await search(l, "qm stop 100");
+    expect(later.recognized).toBeDefined();
+    expect(later.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
+  });
+
+  test("a page that never answers times out; the load ends and the rest is used", async () => {
+    cluster.serveDocs(docsDir);
+    cluster.file(`${DOCS_PATH}pct.1.html`, () => ({ hang: true }));
+    const l = loader({ timeoutMs: 300, docsGraceMs: 0 });
+    await loaded(l);
+    const status = l.docs();
+    expect(status.state === "loaded" && status.bundle.skipped).toEqual([
+      { page: "pct.1.html", outcome: "gave no complete answer within 300 ms" },
+    ]);
+  });
+});
+
+describe("where they come from", () => {
+  test("PROXMOX_DOCS=off: no page is ever requested", async () => {
+    cluster.serveDocs(docsDir);
+    const l = loader({ config: { docs: parseDocsSetting("off") } });
+    await loaded(l);
+    await search(l, "qm stop 100");
+    expect(docsRequests(cluster)).toEqual([]);
+    expect(l.docs()).toEqual({ state: "off" });
+  });
+
+  test("a local directory (air-gapped sites): read from the files, nothing fetched", async () => {
+    const l = loader({ config: { docs: parseDocsSetting(docsDir) } });
+    const catalog = await loaded(l);
+    expect(catalog.docs?.source).toEqual({ kind: "configured", location: docsDir });
+    expect(docsRequests(cluster)).toEqual([]);
+    expect(top(l, "qm stop 100")[0]).toBe(STOP);
+  });
+
+  test("beside a local PROXMOX_SCHEMA_URL: the directory above api-viewer/", async () => {
+    const viewer = join(docsDir, "api-viewer");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(viewer, { recursive: true });
+    writeFileSync(join(viewer, "apidoc.js"), SCHEMA);
+    const l = loader({ config: { schema: parseSchemaUrl(join(viewer, "apidoc.js")) } });
+    const catalog = await loaded(l);
+    expect(catalog.docs?.source).toEqual({ kind: "configured", location: docsDir });
+    expect(docsRequests(cluster)).toEqual([]);
+  });
+
+  test("beside a PROXMOX_SCHEMA_URL on another origin: fetched from there with public trust, never from the cluster", async () => {
+    publicHost.serveDocs(docsDir);
+    publicHost.file(VIEWER_PATH, () => ({ body: SCHEMA, contentType: "application/javascript" }));
+    const pki = sharedTestPki();
+    const l = loader({
+      config: { schema: parseSchemaUrl(`${publicHost.url}${VIEWER_PATH}`) },
+      publicDispatcher: createAgent({ ca: pki.caPem, verifyTls: true, timeoutMs: 5000 }),
+    });
+    const catalog = await loaded(l);
+    expect(catalog.docs?.source).toEqual({ kind: "configured", location: `${publicHost.url}${DOCS_PATH}` });
+    expect(docsRequests(cluster)).toEqual([]);
+    expect(docsRequests(publicHost)).toHaveLength(FIXTURE_DOC_PAGES.length);
+  });
+
+  test("each host's catalog gets that host's docs: the source belongs to the loader, not the process", async () => {
+    cluster.serveDocs(docsDir);
+    const onlyQm = mkdtempSync(join(tmpdir(), "pve-docs-qm-"));
+    writeFileSync(join(onlyQm, "qm.1.html"), FIXTURE_DOCS["qm.1.html"]!);
+    publicHost.serveDocs(onlyQm);
+    publicHost.file(VIEWER_PATH, () => ({ body: SCHEMA, contentType: "application/javascript" }));
+    try {
+      const a = loader();
+      const b = loader({ connection: connectionFor(publicHost) });
+      const [ca, cb] = await Promise.all([loaded(a), loaded(b)]);
+      expect(ca.docs?.pages).toBe(2);
+      expect(cb.docs?.pages).toBe(1);
+      expect(cb.docs?.source.location).toBe(`${publicHost.url}${DOCS_PATH}`);
+    } finally {
+      rmSync(onlyQm, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,140 @@
+// Issue 11: CLI commands mapped to endpoints from the man pages alone, on the real pve-docs
+// 9.1.3 pages and the real PVE 9.1 schema; the pure parts on small inputs.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Catalog } from "../../src/catalog/catalog.ts";
+import { descriptionForm, descriptionSimilarity, homeOf, mapCommands } from "../../src/catalog/cli-map.ts";
+import { parseDocsPage } from "../../src/catalog/docs-html.ts";
+import { DOCS_PAGES } from "../../src/catalog/docs-loader.ts";
+import type { DocsPage } from "../../src/catalog/model.ts";
+import { DOCS_DIR, haveSharedData, SCHEMA_FILES, SHARED_DIR } from "../support/shared.ts";
+
+describe("the pure parts", () => {
+  test.each([
+    ["Create a Template.", "Create a Template.", 1],
+    ["Get Ceph Status.", "Get ceph status.", 1],
+    [
+      "Generate new cluster configuration. If no links given, default to local IP address as link0.",
+      "Generate new cluster configuration.",
+      0.9,
+    ],
+    [
+      "Executes the given command via the guest agent",
+      "Executes the given command in the vm via the guest-agent and returns an object with the pid.",
+      0.9,
+    ],
+  ])("similarity of %j and %j is %d", (cli, api, expected) => {
+    expect(descriptionSimilarity(descriptionForm(cli), descriptionForm(api))).toBeCloseTo(expected, 1);
+  });
+
+  test.each([
+    [
+      "Request the service to be stopped.",
+      "Request resource relocation to another node. This stops the service on the old node, and restarts it on the target node.",
+    ],
+    ["Launch a shell for the specified container.", "Get container configuration."],
+    ["Show VM status.", "Get virtual machine status."],
+  ])("different sentences stay under the match bar: %j, %j", (cli, api) => {
+    expect(descriptionSimilarity(descriptionForm(cli), descriptionForm(api))).toBeLessThan(0.75);
+  });
+
+  test.each([
+    ["/nodes/{node}/qemu/{vmid}/config", "/nodes/{node}/qemu"],
+    ["/cluster/ha/resources/{sid}", "/cluster/ha"],
+    ["/storage/{storage}", "/storage/{storage}"],
+    ["/version", "/version"],
+  ])("home of %s is %s", (path, home) => {
+    expect(homeOf(path)).toBe(home);
+  });
+});
+
+const present =
+  haveSharedData("CLI mapping on the real pages", DOCS_DIR) && haveSharedData("CLI mapping", SCHEMA_FILES["9.1"].file);
+
+describe.skipIf(!present)("PVE 9.1.3 man pages against the PVE 9.1 schema", async () => {
+  const pages: DocsPage[] = present
+    ? await Promise.all(DOCS_PAGES.map(async (p) => parseDocsPage(p, readFileSync(join(DOCS_DIR, p), "utf8"))))
+    : [];
+  const catalog = present
+    ? Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), { kind: "inline", location: "9.1" })
+    : undefined;
+  const mapped = present
+    ? mapCommands(
+        pages.flatMap((p) => p.commands),
+        catalog!.endpoints,
+      )
+    : new Map();
+  const target = (command: string) => {
+    const m = mapped.get(command);
+    if (!m) return "not listed";
+    return m.endpoint === undefined
+      ? "no endpoint"
+      : `${catalog!.endpoints[m.endpoint]!.method} ${catalog!.endpoints[m.endpoint]!.path}`;
+  };
+
+  test.each([
+    ["qm set", "PUT /nodes/{node}/qemu/{vmid}/config"],
+    ["pct set", "PUT /nodes/{node}/lxc/{vmid}/config"],
+    ["pvesm set", "PUT /storage/{storage}"],
+    ["ha-manager add", "POST /cluster/ha/resources"],
+    ["qm migrate", "POST /nodes/{node}/qemu/{vmid}/migrate"],
+    ["pveam download", "POST /nodes/{node}/aplinfo"],
+    ["pvesr schedule-now", "POST /nodes/{node}/replication/{id}/schedule_now"],
+    // Twins with one text are told apart by where each tool's other commands live.
+    ["qm template", "POST /nodes/{node}/qemu/{vmid}/template"],
+    ["pct template", "POST /nodes/{node}/lxc/{vmid}/template"],
+    ["qm snapshot", "POST /nodes/{node}/qemu/{vmid}/snapshot"],
+    ["pct snapshot", "POST /nodes/{node}/lxc/{vmid}/snapshot"],
+    // The command's own words pick among endpoints of one description.
+    ["qm guest exec", "POST /nodes/{node}/qemu/{vmid}/agent/exec"],
+    ["pvenode acme account list", "GET /cluster/acme/account"],
+    // The verb picks the method among endpoints of one description.
+    ["pveum user tfa delete", "DELETE /access/tfa/{userid}/{id}"],
+    // Aliases follow their target.
+    ["qm move-disk", "POST /nodes/{node}/qemu/{vmid}/move_disk"],
+    ["pveum useradd", "POST /access/users"],
+    ["pveceph createosd", "POST /nodes/{node}/ceph/osd"],
+    // Commands with no API twin map to nothing rather than to a near miss.
+    ["pct enter", "no endpoint"],
+    ["qm terminal", "no endpoint"],
+    ["qm unlock", "no endpoint"],
+    ["pvecm nodes", "no endpoint"],
+    ["ha-manager crm-command stop", "no endpoint"],
+    ["pve-firewall status", "no endpoint"],
+  ])("%s -> %s", (command, expected) => {
+    expect(target(command)).toBe(expected);
+  });
+
+  test("most commands map, to many endpoints", () => {
+    const values = [...mapped.values()];
+    const endpoints = new Set(values.filter((m) => m.endpoint !== undefined).map((m) => m.endpoint));
+    expect(values.length).toBeGreaterThan(300);
+    expect(values.filter((m) => m.endpoint !== undefined).length).toBeGreaterThan(200);
+    expect(endpoints.size).toBeGreaterThan(170);
+  });
+});
+
+describe.skipIf(!present)("the SYNOPSIS as the pages hold it", () => {
+  const read = (version: string, page: string) => readFileSync(join(SHARED_DIR, "pve/docs", version, page), "utf8");
+
+  test.each([["9.1.3"], ["8.4.2"]])("qm set in %s: its argument, options and description", async (version) => {
+    const page = await parseDocsPage("qm.1.html", read(version, "qm.1.html"));
+    const set = page.commands.find((c) => c.command === "qm set")!;
+    expect(set.binary).toBe("qm");
+    expect(set.args).toEqual(["vmid"]);
+    expect(set.options).toEqual(expect.arrayContaining(["memory", "cores", "net", "scsi", "delete", "digest"]));
+    expect(set.description).toStartWith("Set virtual machine options (synchronous API)");
+    expect(page.commands.find((c) => c.command === "qm move-disk")?.aliasOf).toBe("qm disk move");
+    expect(page.commands.find((c) => c.command === "qm guest cmd")?.values?.command).toContain("fstrim");
+  });
+
+  test("examples keep the section titles and the paragraph before them", async () => {
+    const page = await parseDocsPage("vzdump.1.html", read("9.1.3", "vzdump.1.html"));
+    expect(page.examples).toContainEqual({
+      line: "vzdump 777",
+      title: "vzdump(1) / Examples",
+      paragraph: expect.stringContaining("Simply dump guest 777"),
+    });
+  });
+});

@@ -1,0 +1,164 @@
+// Issue 11: queries that name their endpoint (a CLI command, a pvesh call, a literal API path),
+// the docs settings, and the path prefix test used for browsing.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Catalog } from "../../src/catalog/catalog.ts";
+import { parseDocsSetting } from "../../src/catalog/config.ts";
+import { parseDocsPage } from "../../src/catalog/docs-html.ts";
+import { besideSchema } from "../../src/catalog/loader.ts";
+import { isUnder } from "../../src/catalog/model.ts";
+import { ConfigError } from "../../src/settings.ts";
+import { FIXTURE_DOCS } from "../support/docs.ts";
+import { miniCatalog } from "../support/catalog.ts";
+import { DOCS_DIR, haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
+
+async function withDocs(catalog: Catalog, pages: Record<string, string>): Promise<Catalog> {
+  const parsed = await Promise.all(Object.entries(pages).map(([name, html]) => parseDocsPage(name, html)));
+  catalog.attachDocs({ kind: "inline", location: "fixture" }, parsed);
+  return catalog;
+}
+
+const first = (catalog: Catalog, query: string) => {
+  const page = catalog.search(query, { limit: 3 });
+  const hit = page.hits[0];
+  return { first: hit ? `${hit.method} ${hit.path}` : undefined, notes: page.notes ?? [] };
+};
+
+describe("pvesh and literal paths (no docs needed)", () => {
+  const catalog = miniCatalog();
+  test.each([
+    ["pvesh get /nodes/pve1/qemu/100/status/current", "GET /nodes/{node}/qemu/{vmid}/status/current"],
+    ["pvesh create /nodes/pve1/qemu/100/snapshot --snapname x", "POST /nodes/{node}/qemu/{vmid}/snapshot"],
+    ["pvesh set /access/acl --path /vms --roles PVEAuditor", "PUT /access/acl"],
+    ["pvesh delete /nodes/pve1/qemu/100", "DELETE /nodes/{node}/qemu/{vmid}"],
+    ["pvesh ls /nodes/pve1/qemu/100", "GET /nodes/{node}/qemu/{vmid}"],
+    ["DELETE /nodes/pve1/qemu/100/snapshot/before", "DELETE /nodes/{node}/qemu/{vmid}/snapshot/{snapname}"],
+    ["POST /api2/json/nodes/pve1/lxc/105/status/start", "POST /nodes/{node}/lxc/{vmid}/status/start"],
+    ["https://pve:8006/api2/json/access/acl", "GET /access/acl"],
+  ])("%s -> %s", (query, expected) => {
+    const { first: hit, notes } = first(catalog, query);
+    expect(hit).toBe(expected);
+    expect(notes).toHaveLength(1);
+  });
+
+  test("a path that is no API path is just words", () => {
+    expect(first(catalog, "give bob access to /vms").notes).toEqual([]);
+    expect(first(catalog, "read /etc/hosts").notes).toEqual([]);
+  });
+});
+
+describe("CLI commands from the docs", async () => {
+  const catalog = await withDocs(miniCatalog(), FIXTURE_DOCS);
+
+  test("a mapped command puts its endpoint first and says which", () => {
+    expect(first(catalog, "qm stop 100")).toEqual({
+      first: "POST /nodes/{node}/qemu/{vmid}/status/stop",
+      notes: ["qm stop calls POST /nodes/{node}/qemu/{vmid}/status/stop (from the qm man page)"],
+    });
+    expect(first(catalog, "how do I run pct start 105").first).toBe("POST /nodes/{node}/lxc/{vmid}/status/start");
+  });
+
+  test("a command with no API twin says so; the tool's name still says the kind of guest", () => {
+    const { notes } = first(catalog, "qm terminal 100");
+    expect(notes).toEqual([
+      expect.stringContaining("qm terminal is a CLI-only command with no API endpoint of its own"),
+    ]);
+    expect(catalog.search("pct shut down", { limit: 1 }).hits[0]?.path).toBe(
+      "/nodes/{node}/lxc/{vmid}/status/shutdown",
+    );
+  });
+
+  test("without docs, a command is plain words", () => {
+    expect(first(miniCatalog(), "qm stop 100").notes).toEqual([]);
+  });
+});
+
+const present =
+  haveSharedData("CLI forms on the real pages", DOCS_DIR) && haveSharedData("CLI forms", SCHEMA_FILES["9.1"].file);
+
+describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
+  const pages: Record<string, string> = {};
+  if (present)
+    for (const page of ["qm.1.html", "pct.1.html", "pvesm.1.html"])
+      pages[page] = readFileSync(join(DOCS_DIR, page), "utf8");
+  const catalog = present
+    ? await withDocs(
+        Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), { kind: "inline", location: "9.1" }),
+        pages,
+      )
+    : miniCatalog();
+
+  test.each([
+    ["qm guest cmd 100 fstrim", "POST /nodes/{node}/qemu/{vmid}/agent/fstrim"],
+    ["qm agent 100 ping", "POST /nodes/{node}/qemu/{vmid}/agent/ping"],
+    ["qm guest cmd 100", "POST /nodes/{node}/qemu/{vmid}/agent"],
+    ["qm move-disk 100 scsi0 local-lvm", "POST /nodes/{node}/qemu/{vmid}/move_disk"],
+    ["pvesm scan nfs 10.0.0.5", "GET /nodes/{node}/scan/nfs"],
+  ])("%s -> %s", (query, expected) => {
+    expect(first(catalog, query).first).toBe(expected);
+  });
+});
+
+describe("PROXMOX_DOCS", () => {
+  test.each([[undefined], [""], ["on"], ["true"], ["auto"]])("%j: beside the schema", (value) => {
+    expect(parseDocsSetting(value)).toEqual({ kind: "auto" });
+  });
+  test.each([["off"], ["false"], ["0"], ["no"]])("%j: off", (value) => {
+    expect(parseDocsSetting(value)).toEqual({ kind: "off" });
+  });
+  test("a directory, and an https URL made a directory, credentials dropped", () => {
+    expect(parseDocsSetting("/srv/pve-docs", "/work")).toEqual({ kind: "file", path: "/srv/pve-docs" });
+    expect(parseDocsSetting("docs", "/work")).toEqual({ kind: "file", path: "/work/docs" });
+    const url = parseDocsSetting("https://u:secret-pass@mirror.example/pve-docs?k=v");
+    expect(url).toMatchObject({
+      kind: "url",
+      display: "https://mirror.example/pve-docs/",
+      dropped: ["user name and password", "query string"],
+    });
+  });
+  test("http is refused without echoing the value", () => {
+    expect(() => parseDocsSetting("http://u:secret-pass@mirror.example/pve-docs/")).toThrow(ConfigError);
+    try {
+      parseDocsSetting("http://u:secret-pass@mirror.example/pve-docs/");
+    } catch (error) {
+      expect((error as Error).message).toContain("PROXMOX_DOCS: uses http, not https");
+      expect((error as Error).message).not.toContain("secret-pass");
+    }
+  });
+});
+
+describe("the docs beside a schema", () => {
+  test.each([
+    ["https://m.example/pve-docs/api-viewer/apidoc.js", "https://m.example/pve-docs/"],
+    ["https://m.example/pve-docs/api-viewer/index.html", "https://m.example/pve-docs/"],
+    ["https://m.example/mirror/apidoc.js", "https://m.example/mirror/"],
+  ])("%s -> %s", (schema, docs) => {
+    const url = new URL(schema);
+    expect(besideSchema({ kind: "url", url, display: url.href, dropped: [], secrets: [] })).toMatchObject({
+      kind: "url",
+      display: docs,
+    });
+  });
+  test.each([
+    ["/opt/pve-docs/api-viewer/apidoc.js", "/opt/pve-docs"],
+    ["/opt/mirror/apidoc.js", "/opt/mirror"],
+  ])("%s -> %s", (path, dir) => {
+    expect(besideSchema({ kind: "file", path })).toEqual({ kind: "file", path: dir });
+  });
+});
+
+describe("isUnder", () => {
+  const seg = (p: string) => p.split("/").filter(Boolean);
+  test.each([
+    ["/nodes/{node}/storage/{storage}/content", "/nodes/pve1/storage", true],
+    ["/nodes/{node}/storage", "/nodes/{node}/storage", true],
+    ["/nodes/{node}/storage", "/nodes/{node}/storage/local", false],
+    ["/cluster/ha/resources", "/cluster/ha", true],
+    ["/cluster/hardware", "/cluster/ha", false],
+    ["/nodes/{node}/qemu", "/nodes/{x}/qemu", true],
+    ["/access/users", "/", true],
+  ])("%s under %s: %p", (template, prefix, expected) => {
+    expect(isUnder(seg(template), seg(prefix))).toBe(expected);
+  });
+});

@@ -1,0 +1,83 @@
+// Issue 11: the score factors, one pure function, rule by rule.
+import { describe, expect, test } from "bun:test";
+import { FACTOR, scoreFactor, type EndpointFacts, type QueryFacts } from "../../src/catalog/search-score.ts";
+
+const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
+  method: "GET",
+  guestKind: 0,
+  oneGuest: false,
+  item: false,
+  collectionOf: undefined,
+  navigation: false,
+  websocket: false,
+  identityMiss: 0,
+  scope: "other",
+  bulk: false,
+  agentTwin: false,
+  createsGuest: false,
+  ...over,
+});
+const query = (over: Partial<QueryFacts> = {}): QueryFacts => ({
+  method: undefined,
+  methodStated: false,
+  guest: "none",
+  oneItem: true,
+  named: new Set(),
+  asksForAll: false,
+  namesGuest: false,
+  namesNode: false,
+  namesCluster: false,
+  namesAgent: false,
+  question: false,
+  guestIsPlace: false,
+  ...over,
+});
+
+describe("scoreFactor", () => {
+  test.each<[string, Partial<EndpointFacts>, Partial<QueryFacts>, number]>([
+    ["nothing applies", {}, {}, 1],
+    ["a stated method that matches", { method: "POST" }, { method: "POST", methodStated: true }, FACTOR.statedMethod],
+    ["an assumed method that matches", { method: "GET" }, { method: "GET" }, FACTOR.assumedMethod],
+    [
+      "PUT for a stated POST: both are writes",
+      { method: "PUT" },
+      { method: "POST", methodStated: true },
+      FACTOR.otherWrite,
+    ],
+    ["a directory index", { navigation: true }, {}, FACTOR.navigation],
+    ["half the naming words not asked for", { identityMiss: 0.5 }, {}, 1 - FACTOR.identityMiss * 0.5],
+    ["a websocket upgrade", { websocket: true }, {}, FACTOR.websocket],
+    ["one item of a list when nothing names one", { item: true }, { oneItem: false }, FACTOR.itemUnasked],
+    [
+      "the list when the query names one of its items",
+      { collectionOf: "role" },
+      { named: new Set(["role"]) },
+      FACTOR.collectionForOne,
+    ],
+    ["the list when the name is of something else", { collectionOf: "snapshot" }, { named: new Set(["vm"]) }, 1],
+    ["a node-wide endpoint when one guest is named", {}, { guest: "qemu", namesGuest: true }, FACTOR.notTheGuest],
+    ["a container endpoint for a VM", { guestKind: 2, oneGuest: true }, { guest: "qemu" }, FACTOR.otherGuest],
+    ["a VM endpoint when no guest is asked", { guestKind: 1 }, { guest: "none" }, FACTOR.unaskedGuest],
+    ["a VM endpoint when the node is asked", { guestKind: 1 }, { guest: "none", namesNode: true }, FACTOR.nodeNotGuest],
+    ["the container twin when either will do", { guestKind: 2 }, { guest: "any" }, FACTOR.eitherGuestLxc],
+    ["a node endpoint when the cluster is asked", { scope: "node" }, { namesCluster: true }, FACTOR.otherScope],
+    ["a cluster endpoint when the node is asked", { scope: "cluster" }, { namesNode: true }, FACTOR.otherScope],
+    ["both scopes named: neither preferred", { scope: "cluster" }, { namesNode: true, namesCluster: true }, 1],
+    ["every guest at once, not asked for", { bulk: true }, { asksForAll: false }, FACTOR.bulkUnasked],
+    ["every guest at once, asked for", { bulk: true }, { asksForAll: true }, 1],
+    ["the agent's twin of a guest action", { agentTwin: true }, {}, FACTOR.agentUnasked],
+    ["the agent's twin, the agent named", { agentTwin: true }, { namesAgent: true }, 1],
+    ["a write for a question", { method: "POST" }, { method: "GET", question: true }, FACTOR.writeForQuestion],
+    ["creating a guest in an existing one", { createsGuest: true }, { guestIsPlace: true }, FACTOR.createInExisting],
+  ])("%s", (_name, e, q, expected) => {
+    expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);
+  });
+
+  test("factors multiply", () => {
+    const f = scoreFactor(
+      endpoint({ method: "POST", bulk: true, scope: "node" }),
+      query({ method: "POST", methodStated: true, namesCluster: true }),
+    );
+    expect(f).toBeCloseTo(FACTOR.statedMethod * FACTOR.otherScope * FACTOR.bulkUnasked, 10);
+  });
+});
