@@ -1,5 +1,4 @@
 #!/usr/bin/env bun
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CatalogLoader } from "./catalog/loader.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { FileAccess } from "./files/resolver.ts";
@@ -9,6 +8,7 @@ import { createPolicyGate } from "./policy/gate.ts";
 import { ProxmoxClient } from "./proxmox/client.ts";
 import { createRedactor } from "./proxmox/redact.ts";
 import { createServer } from "./server.ts";
+import { StdioTransport } from "./transport/stdio.ts";
 
 function exitOnConfigError<T>(build: () => T): T {
   try {
@@ -43,7 +43,7 @@ async function start(config: Config, redact: (text: string) => string): Promise<
   const files = config.files ? new FileAccess(config.files) : undefined;
   const catalog = new CatalogLoader({ config: config.catalog, connection: config.connection, log });
   const server = createServer({ client, readOnly, log, files, catalog });
-  const transport = new StdioServerTransport();
+  const transport = new StdioTransport({ log });
 
   let closing = false;
   const shutdown = async () => {
