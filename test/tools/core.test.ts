@@ -23,10 +23,7 @@ afterEach(async () => {
   fake.requests.length = 0;
 });
 
-async function open(
-  env: Record<string, string> = {},
-  opts: Parameters<typeof connectHarness>[1] = {},
-): Promise<Harness> {
+async function open(env: Record<string, string> = {}, opts: Parameters<typeof connectHarness>[1] = {}): Promise<Harness> {
   harness = await connectHarness(fake, { ...opts, env });
   return harness;
 }
@@ -70,36 +67,21 @@ describe("envelope and parameters", () => {
     const seen = fake.apiRequests()[0]!;
     expect(seen.headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(seen.url).toBe("/api2/json/nodes/pve1/qemu/100/config");
-    expect(seen.params).toEqual({
-      net0: "virtio,bridge=vmbr0,firewall=1",
-      onboot: "1",
-      balloon: "0",
-      tags: ["a", "b"],
-    });
+    expect(seen.params).toEqual({ net0: "virtio,bridge=vmbr0,firewall=1", onboot: "1", balloon: "0", tags: ["a", "b"] });
     expect(seen.headers["transfer-encoding"]).toBeUndefined();
   });
 
   test("PUT sends a form body too; DELETE puts parameters in the query and sends no body", async () => {
     fake.route("PUT", "/nodes/{node}/qemu/{vmid}/resize", () => ({ data: null }));
-    fake.route("DELETE", "/nodes/{node}/qemu/{vmid}", () => ({
-      data: "UPID:pve1:0001:0002:6124E1B9:qmdestroy:130:mcp@pve!test:",
-    }));
+    fake.route("DELETE", "/nodes/{node}/qemu/{vmid}", () => ({ data: "UPID:pve1:0001:0002:6124E1B9:qmdestroy:130:mcp@pve!test:" }));
     const h = await open();
-    await h.call("proxmox_request", {
-      method: "PUT",
-      path: "/nodes/pve1/qemu/110/resize",
-      parameters: { disk: "scsi0", size: "+20G" },
-    });
+    await h.call("proxmox_request", { method: "PUT", path: "/nodes/pve1/qemu/110/resize", parameters: { disk: "scsi0", size: "+20G" } });
     await h.call("proxmox_request", { method: "DELETE", path: "/nodes/pve1/qemu/130", parameters: { purge: true } });
     const [put, del] = fake.apiRequests();
     expect(put!.body.toString()).toBe("disk=scsi0&size=%2B20G");
     expect(put!.params).toEqual({ disk: "scsi0", size: "+20G" });
     expect(del!.url).toBe("/api2/json/nodes/pve1/qemu/130?purge=1");
-    await h.call("proxmox_request", {
-      method: "DELETE",
-      path: "/nodes/pve1/qemu/130",
-      parameters: { "destroy-unreferenced-disks": 1, skiplock: [1, 0] },
-    });
+    await h.call("proxmox_request", { method: "DELETE", path: "/nodes/pve1/qemu/130", parameters: { "destroy-unreferenced-disks": 1, skiplock: [1, 0] } });
     expect(fake.apiRequests()[2]!.params).toEqual({ "destroy-unreferenced-disks": "1", skiplock: ["1", "0"] });
     expect(del!.body.length).toBe(0);
     expect(del!.headers["content-type"]).toBeUndefined();
@@ -108,17 +90,12 @@ describe("envelope and parameters", () => {
   test("parameters given as a JSON string are accepted", async () => {
     fake.route("GET", "/nodes/{node}/tasks", (req) => ({ data: req.params }));
     const h = await open();
-    const result = await h.call("proxmox_get", {
-      path: "/nodes/pve1/tasks",
-      parameters: '{"limit": 5, "errors": true}',
-    });
+    const result = await h.call("proxmox_get", { path: "/nodes/pve1/tasks", parameters: '{"limit": 5, "errors": true}' });
     expect(result.structuredContent).toEqual({ data: { limit: "5", errors: "1" } });
   });
 
   test("a percent-encoded slash in a volume id reaches the server unchanged", async () => {
-    fake.route("GET", "/nodes/{node}/storage/{storage}/content/{volume}", (req) => ({
-      data: { volid: req.pathParams.volume },
-    }));
+    fake.route("GET", "/nodes/{node}/storage/{storage}/content/{volume}", (req) => ({ data: { volid: req.pathParams.volume } }));
     const h = await open();
     const result = await h.call("proxmox_get", { path: "/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso" });
     expect(result.structuredContent).toEqual({ data: { volid: "local:iso/debian.iso" } });
@@ -137,16 +114,13 @@ describe("envelope and parameters", () => {
     expect(fake.requests.length).toBe(0);
   });
 
-  test.each(["[1]", "not json", "42"])(
-    "parameters %j that is no object is refused by the input schema",
-    async (parameters) => {
-      const h = await open();
-      const result = await h.call("proxmox_get", { path: "/nodes", parameters });
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain("parameters must be an object");
-      expect(fake.requests.length).toBe(0);
-    },
-  );
+  test.each(["[1]", "not json", "42"])("parameters %j that is no object is refused by the input schema", async (parameters) => {
+    const h = await open();
+    const result = await h.call("proxmox_get", { path: "/nodes", parameters });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("parameters must be an object");
+    expect(fake.requests.length).toBe(0);
+  });
 
   test("a form body over 512 KiB is refused locally", async () => {
     const h = await open();
@@ -175,10 +149,7 @@ describe("envelope and parameters", () => {
 
 describe("errors as Proxmox sends them", () => {
   test("403 carries status, reason phrase, message and a hint", async () => {
-    fake.route("POST", "/nodes/{node}/qemu/{vmid}/status/start", () => ({
-      status: 403,
-      message: "Permission check failed (/vms/101, VM.PowerMgmt)",
-    }));
+    fake.route("POST", "/nodes/{node}/qemu/{vmid}/status/start", () => ({ status: 403, message: "Permission check failed (/vms/101, VM.PowerMgmt)" }));
     const h = await open();
     const result = await h.call("proxmox_request", { method: "POST", path: "/nodes/pve1/qemu/101/status/start" });
     const error = structuredError(result);
@@ -192,29 +163,18 @@ describe("errors as Proxmox sends them", () => {
     fake.route("POST", "/nodes/{node}/qemu/{vmid}/status/shutdown", () => ({
       status: 400,
       message: "Parameter verification failed.",
-      errors: {
-        "overrule-shutdown": "property is not defined in schema and the schema does not allow additional properties",
-      },
+      errors: { "overrule-shutdown": "property is not defined in schema and the schema does not allow additional properties" },
     }));
     const h = await open();
-    const result = await h.call("proxmox_request", {
-      method: "POST",
-      path: "/nodes/pve1/qemu/100/status/shutdown",
-      parameters: { "overrule-shutdown": 1 },
-    });
+    const result = await h.call("proxmox_request", { method: "POST", path: "/nodes/pve1/qemu/100/status/shutdown", parameters: { "overrule-shutdown": 1 } });
     const error = structuredError(result);
     expect(error.status).toBe(400);
-    expect(error.errors).toEqual({
-      "overrule-shutdown": "property is not defined in schema and the schema does not allow additional properties",
-    });
+    expect(error.errors).toEqual({ "overrule-shutdown": "property is not defined in schema and the schema does not allow additional properties" });
   });
 
   test("older servers: the message lives only in the reason phrase", async () => {
     const legacy = await FakeProxmox.start({ legacyErrors: true });
-    legacy.route("GET", "/nodes/{node}/qemu/{vmid}/config", () => ({
-      status: 500,
-      message: "Configuration file 'nodes/pve/qemu-server/999.conf' does not exist",
-    }));
+    legacy.route("GET", "/nodes/{node}/qemu/{vmid}/config", () => ({ status: 500, message: "Configuration file 'nodes/pve/qemu-server/999.conf' does not exist" }));
     const h = await connectHarness(legacy);
     try {
       const result = await h.call("proxmox_get", { path: "/nodes/pve/qemu/999/config" });
@@ -353,11 +313,7 @@ describe("timeout and cancellation", () => {
     const h = await open();
     const abort = new AbortController();
     const arrived = fake.nextRequest();
-    const pending = h.call(
-      "proxmox_request",
-      { method: "POST", path: "/nodes/pve1/vzdump", parameters: { vmid: 100 } },
-      { signal: abort.signal },
-    );
+    const pending = h.call("proxmox_request", { method: "POST", path: "/nodes/pve1/vzdump", parameters: { vmid: 100 } }, { signal: abort.signal });
     const seen = await arrived;
     abort.abort();
     await expect(pending).rejects.toThrow();
@@ -383,15 +339,9 @@ describe("response cap", () => {
   });
 
   test("a binary answer is not returned inline", async () => {
-    fake.route("GET", "/nodes/{node}/rrd", () => ({
-      body: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
-      contentType: "image/png",
-    }));
+    fake.route("GET", "/nodes/{node}/rrd", () => ({ body: Buffer.from([0x89, 0x50, 0x4e, 0x47]), contentType: "image/png" }));
     const h = await open();
-    const result = await h.call("proxmox_get", {
-      path: "/nodes/pve1/rrd",
-      parameters: { ds: "cpu", timeframe: "hour" },
-    });
+    const result = await h.call("proxmox_get", { path: "/nodes/pve1/rrd", parameters: { ds: "cpu", timeframe: "hour" } });
     expect(textOf(result)).toContain("proxmox_download");
   });
 });
@@ -455,8 +405,8 @@ describe("the undici adapter", () => {
   });
 
   test("Bun's built-in stand-in would not: the assertion catches it", async () => {
-    await expect(
-      assertRealUndici(BunStandInAgent as unknown as typeof RealAgent, bunStandInRequest as never),
-    ).rejects.toThrow(/stand-in/);
+    await expect(assertRealUndici(BunStandInAgent as unknown as typeof RealAgent, bunStandInRequest as never)).rejects.toThrow(
+      /stand-in/,
+    );
   });
 });
