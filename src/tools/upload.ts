@@ -3,8 +3,8 @@ import { z } from "zod";
 import { fileTransferDisabled } from "../files/config.ts";
 import { uploadFile, uploadHints } from "../files/upload.ts";
 import type { ServerDeps } from "./deps.ts";
-import { addTaskOutcome, failureWithAdvice } from "./api-call.ts";
-import { failureResult, okResult } from "./result.ts";
+import { addTaskOutcome, failureWithAdvice, taskAwareResult } from "./api-call.ts";
+import { failureResult } from "./result.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
@@ -32,7 +32,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
           parameters,
           signal: extra.signal,
         });
-        return okResult(
+        return taskAwareResult(
           await addTaskOutcome(deps, client, payload, { wait, wait_timeout_s }, "proxmox_upload", extra.signal),
         );
       } catch (error) {
