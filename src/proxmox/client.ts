@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import type { ConnectionConfig } from "../config.ts";
 import { discard, readCapped } from "../http/body.ts";
+import { withDeadline } from "../http/deadline.ts";
 import { createAgent, firstHeader, request, type Dispatcher } from "../http/undici.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.ts";
 import { checkFormSize, encodeParams, type Params } from "./params.ts";
@@ -167,7 +168,7 @@ export class ProxmoxClient {
         body: hasBody ? encoded : undefined,
         contentType: hasBody ? "application/x-www-form-urlencoded" : undefined,
       },
-      { caller: call.signal, deadline: AbortSignal.timeout(this.timeoutMs) },
+      { caller: call.signal, timeoutMs: this.timeoutMs },
       (response) => this.readWhole(response, call.method, path, call.responseFormat ?? "json"),
     );
   }
@@ -239,18 +240,18 @@ export class ProxmoxClient {
   private async perform<T extends { status: number; envelope?: Record<string, unknown> }>(
     intent: WriteIntent,
     request: SendRequest,
-    signals: { caller: AbortSignal | undefined; deadline?: AbortSignal },
+    signals: { caller: AbortSignal | undefined; timeoutMs?: number },
     read: (response: Dispatcher.ResponseData) => Promise<T>,
   ): Promise<T> {
     await this.admit(intent, signals.caller);
-    const { caller, deadline } = signals;
-    const signal = caller && deadline ? AbortSignal.any([caller, deadline]) : (caller ?? deadline);
+    const { caller, timeoutMs } = signals;
+    const deadline = timeoutMs !== undefined ? withDeadline(caller, timeoutMs) : undefined;
     try {
-      const value = await read(await this.send(request, signal));
+      const value = await read(await this.send(request, deadline?.signal ?? caller));
       this.recordWrite(intent, { status: value.status, upid: parseUpid(value.envelope?.data)?.upid });
       return value;
     } catch (error) {
-      const failure = this.toFailure(error, caller, deadline);
+      const failure = this.toFailure(error, caller, deadline?.timedOut() ?? false);
       this.recordWrite(
         intent,
         failure instanceof ProxmoxHttpError
@@ -258,6 +259,8 @@ export class ProxmoxClient {
           : { error: failure.message },
       );
       throw failure;
+    } finally {
+      deadline?.done();
     }
   }
 
@@ -375,14 +378,14 @@ export class ProxmoxClient {
     );
   }
 
-  private toFailure(error: unknown, callerSignal: AbortSignal | undefined, deadline: AbortSignal | undefined): Error {
+  private toFailure(error: unknown, callerSignal: AbortSignal | undefined, timedOut: boolean): Error {
     if (error instanceof ProxmoxHttpError || error instanceof LocalRefusal || error instanceof ProxmoxTransportError) {
       return error;
     }
     return classifyTransportError(error, {
       origin: this.origin,
       cancelled: callerSignal?.aborted ?? false,
-      timedOut: deadline?.aborted ?? false,
+      timedOut,
       timeoutMs: this.timeoutMs,
       redact: this.redact,
     });
