@@ -4,10 +4,10 @@
 //
 //   bun bench/get-roundtrip.ts [--calls 2000] [--concurrency 10] [--warmup 200]
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createAgent, request } from "../src/http/undici.ts";
-import { cleanEnv, connectStdio, ensureBuilt, ROOT } from "../test/support/stdio.ts";
+import { cleanEnv, connectStdio, ensureBuilt } from "../test/support/stdio.ts";
+import { startFakeProcess } from "./fake-process.ts";
 
 const { values } = parseArgs({
   options: {
@@ -21,35 +21,6 @@ const CONCURRENCY = Number(values.concurrency);
 const WARMUP = Number(values.warmup);
 // Direct and MCP runs alternate in blocks, so drift on a shared machine hits both alike.
 const BLOCKS = 4;
-
-interface FakeInfo {
-  url: string;
-  env: Record<string, string>;
-  authorization: string;
-}
-
-async function startFake(): Promise<{ info: FakeInfo; stop(): Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "bench/fake-server.ts")], {
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("bench/fake-server.ts exited before printing its address");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return {
-    info: JSON.parse(text.slice(0, text.indexOf("\n"))) as FakeInfo,
-    stop: async () => {
-      await proc.stdin.end();
-      await proc.exited;
-    },
-  };
-}
 
 type Call = () => Promise<void>;
 
@@ -110,7 +81,7 @@ const ms = (n: number) => `${n.toFixed(3)} ms`;
 
 async function main(): Promise<void> {
   ensureBuilt();
-  const fake = await startFake();
+  const fake = await startFakeProcess();
   const { info } = fake;
   const session = await connectStdio(cleanEnv(info.env));
   const agent = createAgent({
