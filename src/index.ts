@@ -1,5 +1,4 @@
 #!/usr/bin/env bun
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { parseArguments, usage } from "./arguments.ts";
 import { ConfigError, ConfigProblems, loadConfig, type Config } from "./config.ts";
 import { FileAccess } from "./files/resolver.ts";
@@ -8,6 +7,7 @@ import { stderrLogger } from "./log.ts";
 import { createServer, SERVER_NAME, SERVER_VERSION } from "./server.ts";
 import { transportMode } from "./transport/http-config.ts";
 import { loadHttpSettings, serveHttp, type HttpSettings } from "./transport/http-service.ts";
+import { StdioTransport } from "./transport/stdio.ts";
 
 function exitOnConfigError<T>(build: () => T): T {
   try {
@@ -60,7 +60,7 @@ async function start(config: Config, redact: (text: string) => string, http?: Ht
     return serveHttp({ settings: http, deps, log, upstream: `Proxmox at ${hosts.describe()}`, closeShared });
   }
   const server = createServer(deps);
-  const transport = new StdioServerTransport();
+  const transport = new StdioTransport({ log });
 
   let closing = false;
   const shutdown = async () => {

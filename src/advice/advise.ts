@@ -1,4 +1,5 @@
 import { fillTemplate, placeholders, type Catalog, type Endpoint } from "../catalog/catalog.ts";
+import { withDeadline } from "../http/deadline.ts";
 import { describePermissions } from "../catalog/describe.ts";
 import type { HttpMethod, ProxmoxClient } from "../proxmox/client.ts";
 import { ProxmoxHttpError } from "../proxmox/errors.ts";
@@ -113,17 +114,12 @@ function isNodeProblem(error: ProxmoxHttpError): boolean {
   return error.status === 595 || error.status === 596 || NODE_PROBLEM.test(`${error.reason}\n${error.detail}`);
 }
 
-function withBudget(signal: AbortSignal | undefined): AbortSignal {
-  const budget = AbortSignal.timeout(ADVICE_BUDGET_MS);
-  return signal ? AbortSignal.any([signal, budget]) : budget;
-}
-
 async function clusterNodes(
   client: ProxmoxClient,
   signal: AbortSignal | undefined,
 ): Promise<{ node: string; status?: string }[]> {
   try {
-    const data = await client.getData("/nodes", {}, withBudget(signal), "advice");
+    const data = await client.getData("/nodes", {}, signal, "advice");
     return Array.isArray(data)
       ? data.filter((n): n is { node: string; status?: string } => typeof n?.node === "string")
       : [];
@@ -138,12 +134,13 @@ async function clusterNodes(
  */
 export async function adviseFailure(error: unknown, call: FailedCall, sources: AdviceSources): Promise<string[]> {
   if (!(error instanceof ProxmoxHttpError)) return [];
+  const budget = withDeadline(call.signal, ADVICE_BUDGET_MS);
   try {
     if (isNodeProblem(error)) {
-      return nodeAdvice(nodeOfPath(call.path), await clusterNodes(sources.client, call.signal));
+      return nodeAdvice(nodeOfPath(call.path), await clusterNodes(sources.client, budget.signal));
     }
     if (![400, 403, 500, 501].includes(error.status)) return [];
-    const catalog = await sources.catalog(withBudget(call.signal));
+    const catalog = await sources.catalog(budget.signal);
     if (!catalog) return [];
     const endpoint = findEndpoint(catalog, call.method, call.path);
     switch (error.status) {
@@ -163,5 +160,7 @@ export async function adviseFailure(error: unknown, call: FailedCall, sources: A
     }
   } catch {
     return [];
+  } finally {
+    budget.done();
   }
 }

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import type { ConnectionConfig } from "../config.ts";
 import { discard, readCapped } from "../http/body.ts";
+import { withDeadline } from "../http/deadline.ts";
 import { createAgent, firstHeader, request, type Dispatcher } from "../http/undici.ts";
 import { confirmationRefusal, type Confirm } from "./confirm.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.ts";
@@ -205,7 +206,7 @@ export class ProxmoxClient {
     return this.perform(
       intent,
       request,
-      { caller: call.signal, deadline: AbortSignal.timeout(this.timeoutMs) },
+      { caller: call.signal, timeoutMs: this.timeoutMs },
       (response) => this.readWhole(response, call.method, intent.path, call.responseFormat ?? "json"),
       call.confirm,
     );
@@ -326,22 +327,21 @@ export class ProxmoxClient {
   private async perform<T extends { status: number; envelope?: Record<string, unknown> }>(
     intent: WriteIntent,
     request: SendRequest,
-    signals: { caller: AbortSignal | undefined; deadline?: AbortSignal },
+    signals: { caller: AbortSignal | undefined; timeoutMs?: number },
     read: (response: Dispatcher.ResponseData) => Promise<T>,
     confirm?: Confirm,
   ): Promise<T> {
     const confirmed = await this.admit(intent, signals.caller, confirm);
     // the deadline starts once the request may leave, not while a person is being asked
-    const { caller } = signals;
-    const deadline = signals.deadline && confirmed ? AbortSignal.timeout(this.timeoutMs) : signals.deadline;
-    const signal = caller && deadline ? AbortSignal.any([caller, deadline]) : (caller ?? deadline);
+    const { caller, timeoutMs } = signals;
+    const deadline = timeoutMs !== undefined ? withDeadline(caller, timeoutMs) : undefined;
     const confirmation = confirmed ? { confirmation: "accepted" as const } : {};
     try {
-      const value = await read(await this.send(request, signal));
+      const value = await read(await this.send(request, deadline?.signal ?? caller));
       this.recordWrite(intent, { ...confirmation, status: value.status, upid: parseUpid(value.envelope?.data)?.upid });
       return value;
     } catch (error) {
-      const failure = this.toFailure(error, caller, deadline);
+      const failure = this.toFailure(error, caller, deadline?.timedOut() ?? false);
       this.recordWrite(intent, {
         ...confirmation,
         ...(failure instanceof ProxmoxHttpError
@@ -349,6 +349,8 @@ export class ProxmoxClient {
           : { error: failure.message }),
       });
       throw failure;
+    } finally {
+      deadline?.done();
     }
   }
 
@@ -493,14 +495,14 @@ export class ProxmoxClient {
     );
   }
 
-  private toFailure(error: unknown, callerSignal: AbortSignal | undefined, deadline: AbortSignal | undefined): Error {
+  private toFailure(error: unknown, callerSignal: AbortSignal | undefined, timedOut: boolean): Error {
     if (error instanceof ProxmoxHttpError || error instanceof LocalRefusal || error instanceof ProxmoxTransportError) {
       return error;
     }
     return classifyTransportError(error, {
       origin: this.origin,
       cancelled: callerSignal?.aborted ?? false,
-      timedOut: deadline?.aborted ?? false,
+      timedOut,
       timeoutMs: this.timeoutMs,
       redact: this.redact,
     });

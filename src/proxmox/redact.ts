@@ -2,30 +2,68 @@ export type Redactor = (text: string) => string;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Matches `value` written literally or with any of its characters percent-encoded, in any case. */
-function anyEncoding(value: string): string {
+/**
+ * Matches `value` written literally or with any of its characters percent-encoded. Meant for a
+ * case-insensitive pattern; with `hexEitherCase` the escapes' hex digits match in either case
+ * without one (base64 is case-sensitive, and a case-sensitive pattern is also scanned faster).
+ */
+function anyEncoding(value: string, hexEitherCase = false): string {
+  const hex = (byte: number) => {
+    const digits = byte.toString(16).padStart(2, "0");
+    return hexEitherCase ? digits.replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`) : digits;
+  };
   return [...value]
     .map((char) => {
-      const escapes = [...Buffer.from(char, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+      const escapes = [...Buffer.from(char, "utf8")].map((byte) => `%${hex(byte)}`).join("");
       return `(?:${escapeRegExp(char)}|${escapes})`;
     })
     .join("");
 }
 
-function redactorFor(forms: readonly [value: string, label: string][]): Redactor {
-  const usable = forms.filter(([value]) => value.length > 0).sort((a, b) => b[0].length - a[0].length);
-  if (usable.length === 0) return (text) => text;
-  const pattern = new RegExp(usable.map(([value]) => `(${anyEncoding(value)})`).join("|"), "gi");
-  return (text) =>
-    text.replace(pattern, (...groups: unknown[]) => {
-      const index = groups.slice(1, usable.length + 1).findIndex((g) => g !== undefined);
-      return usable[index]![1];
-    });
+/** Shorter base64 fragments could turn up by chance in unrelated text; a real secret's are far longer. */
+const MIN_BASE64_FORM = 8;
+
+/**
+ * The base64 text of `value` wherever it sits inside a longer encoded string (a Basic
+ * credential, a JSON blob, a config file encoded in an API answer): for each of the three byte
+ * alignments, the characters that depend on `value`'s bytes alone, in the standard and the URL
+ * alphabet. The characters at the edges also depend on the neighbouring bytes and are left out.
+ */
+export function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  const forms = new Set<string>();
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const start = Math.ceil((offset * 8) / 6);
+    const end = Math.floor(((offset + bytes.length) * 8) / 6);
+    const form = encoded.slice(start, end);
+    if (form.length < MIN_BASE64_FORM) continue;
+    forms.add(form);
+    forms.add(form.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  return [...forms];
+}
+
+function redactorFor(plainForms: readonly [value: string, label: string][]): Redactor {
+  const forms = plainForms
+    .filter(([value]) => value.length > 0)
+    .flatMap(([value, label]) => [
+      { value, label, base64: false },
+      ...base64Forms(value).map((form) => ({ value: form, label, base64: true })),
+    ])
+    .sort((a, b) => b.value.length - a.value.length);
+  // One pattern per form, longest first (so a longer form is never cut up by a shorter one):
+  // a pattern with a single first character is scanned for far faster than one alternation.
+  const patterns = forms.map(
+    (form) => [new RegExp(anyEncoding(form.value, form.base64), form.base64 ? "g" : "gi"), form.label] as const,
+  );
+  return (text) => patterns.reduce((out, [pattern, label]) => out.replace(pattern, label), text);
 }
 
 /**
- * Replaces every form of the token (the header value, the secret and the token id, raw or
- * percent-encoded in either case) with a placeholder; the longest form wins.
+ * Replaces every form of the token (the header value, the secret and the token id, raw,
+ * percent-encoded in either case, or base64-encoded at any alignment) with a placeholder; the
+ * longest form wins.
  */
 export function createRedactor(tokenId: string, tokenSecret: string): Redactor {
   return createTokensRedactor([{ tokenId, tokenSecret }]);
@@ -53,7 +91,7 @@ export function createSecretRedactor(...tokenSecrets: string[]): Redactor {
   return redactorFor(tokenSecrets.map((secret) => [secret, "[redacted secret]"]));
 }
 
-/** Replaces each of `values` (raw or percent-encoded) with `label`; for secrets found in a URL. */
+/** Replaces each of `values` (raw, percent-encoded or base64) with `label`; for secrets found in a URL. */
 export function createListRedactor(values: readonly string[], label = "[redacted]"): Redactor {
   return redactorFor(values.map((value) => [value, label]));
 }

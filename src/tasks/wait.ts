@@ -1,3 +1,4 @@
+import { withDeadline } from "../http/deadline.ts";
 import type { ProxmoxClient } from "../proxmox/client.ts";
 import { judgeExitStatus, pollDelay } from "./outcome.ts";
 import { taskPath, type Upid } from "./upid.ts";
@@ -124,18 +125,23 @@ export async function waitForTask(
   for (let attempt = 0; ; attempt++) {
     // one poll may not outlast the wait: a hanging status read ends with the wait's time
     const left = Math.max(1, options.timeoutMs - (now() - started));
-    const pollSignal = options.signal
-      ? AbortSignal.any([options.signal, AbortSignal.timeout(left)])
-      : AbortSignal.timeout(left);
+    const poll = withDeadline(options.signal, left);
     try {
-      status = ((await client.getData(taskPath(upid, "status"), {}, pollSignal, options.tool)) ?? {}) as TaskStatus;
+      status = ((await client.getData(taskPath(upid, "status"), {}, poll.signal, options.tool)) ?? {}) as TaskStatus;
     } catch (error) {
-      if (options.signal?.aborted || !pollSignal.aborted) throw error;
+      if (options.signal?.aborted || !poll.timedOut()) throw error;
       status = { status: "running" };
+    } finally {
+      poll.done();
     }
     if (status.status === "stopped") break;
     if (options.onPoll) {
-      logSeen = await followLog(client, upid, logSeen, pollSignal, options.tool);
+      const read = withDeadline(options.signal, Math.max(1, options.timeoutMs - (now() - started)));
+      try {
+        logSeen = await followLog(client, upid, logSeen, read.signal, options.tool);
+      } finally {
+        read.done();
+      }
       options.onPoll({ elapsedS: (now() - started) / 1000, latestLine: logSeen.latest });
     }
     const remaining = options.timeoutMs - (now() - started);

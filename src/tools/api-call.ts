@@ -7,7 +7,7 @@ import type { Host } from "../hosts/registry.ts";
 import type { ServerDeps } from "./deps.ts";
 import { ProxmoxTransportError } from "../proxmox/errors.ts";
 import { parseUpid, taskPath } from "../tasks/upid.ts";
-import { DEFAULT_WAIT_S, waitForTask, type PollState } from "../tasks/wait.ts";
+import { DEFAULT_WAIT_S, waitForTask, type PollState, type TaskOutcome } from "../tasks/wait.ts";
 import type { Progress } from "./progress.ts";
 import { failureResult, okResult } from "./result.ts";
 
@@ -80,6 +80,24 @@ export async function addTaskOutcome(
 }
 
 /**
+ * The result of a call whose payload may hold a waited-for task: an error result (isError, the
+ * whole payload with the log tail in the text) when the task finished with a failure, since the
+ * change did not happen; an ordinary result otherwise (no task, still running, status unknown).
+ */
+export function taskAwareResult(payload: Record<string, unknown>): CallToolResult {
+  const task = payload.task as Partial<TaskOutcome> | null | undefined;
+  if (task?.ok !== false) return okResult(payload);
+  const message = `The task ${task.upid} failed: ${task.exitstatus ?? "no exit status"}.`;
+  const hint =
+    "Proxmox accepted the request and ran it as a task, and the task failed; task.log_tail shows why. Fix the cause before sending the request again.";
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${message}\nHint: ${hint}\n${JSON.stringify(payload)}` }],
+    structuredContent: { ...payload, error: { failure: "task_failed", message, hints: [hint] } },
+  };
+}
+
+/**
  * The catalog for error advice: already loaded, or loaded before `signal` (the advice budget)
  * ends. The load itself is not tied to that budget: it has its own timeout and, once done,
  * serves the next call.
@@ -134,7 +152,7 @@ export async function runApiCall(
     const result = await client.call({ ...call, caller: deps.caller, params: prepared.params });
     const payload = resultPayload(result);
     if (prepared.warnings.length) payload.warnings = prepared.warnings;
-    return okResult(await addTaskOutcome(deps, client, payload, wait, call.tool, call.signal));
+    return taskAwareResult(await addTaskOutcome(deps, client, payload, wait, call.tool, call.signal));
   } catch (error) {
     return failureWithAdvice(host, error, call);
   }

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { fileTransferDisabled } from "../files/config.ts";
 import { uploadFile, uploadHints } from "../files/upload.ts";
 import type { ServerDeps } from "./deps.ts";
-import { addTaskOutcome, failureWithAdvice } from "./api-call.ts";
-import { hostArg, withHost } from "./host.ts";
-import { failureResult, okResult } from "./result.ts";
+import { addTaskOutcome, failureWithAdvice, taskAwareResult } from "./api-call.ts";
 import { confirmFor } from "./confirm.ts";
+import { hostArg, withHost } from "./host.ts";
 import { progressFor } from "./progress.ts";
+import { failureResult } from "./result.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
@@ -42,7 +42,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
           confirm: confirmFor(server, deps, host, extra),
           caller: deps.caller,
         });
-        return okResult(
+        return taskAwareResult(
           await addTaskOutcome(
             deps,
             client,

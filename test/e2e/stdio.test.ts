@@ -6,6 +6,7 @@ import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
+import { base64Of, decodesToPartOf } from "../support/base64.ts";
 import { textOf } from "../support/mcp.ts";
 import { cleanEnv, connectStdio, ensureBuilt, runToExit, spawnRaw, type StdioSession } from "../support/stdio.ts";
 
@@ -18,6 +19,7 @@ function expectNoToken(text: string, secret = SECRET): void {
   for (const form of [secret, encodeURIComponent(secret), TOKEN_ID, encodeURIComponent(TOKEN_ID)]) {
     expect(text).not.toContain(form);
   }
+  expect(decodesToPartOf(text, secret)).toBe(false);
 }
 
 /** A loopback port with nothing listening on it. */
@@ -62,7 +64,7 @@ beforeAll(async () => {
   // A hostile or buggy server that echoes the credentials back in a 401's reason phrase.
   fake.route("GET", "/access/echo", (req) => ({
     status: 401,
-    message: `invalid token value! ${req.headers.authorization} ${encodeURIComponent(String(req.headers.authorization))}`,
+    message: `invalid token value! ${req.headers.authorization} ${encodeURIComponent(String(req.headers.authorization))} ${base64Of(String(req.headers.authorization))}`,
   }));
 });
 

@@ -103,6 +103,8 @@ export async function connectStdio(env: Record<string, string>, bunArgs: string[
 export interface RawSession {
   /** Writes one JSON-RPC message as a line on the server's stdin. */
   send(message: Record<string, unknown>): void;
+  /** Writes `text` and a newline to the server's stdin as it is (oversize or broken messages). */
+  sendLine(text: string): void;
   /** Waits for the response with this id. */
   response(id: number): Promise<Record<string, unknown>>;
   /** Ends stdin and resolves when the process exits, with how long that took. */
@@ -110,6 +112,8 @@ export interface RawSession {
   /** Every line written to stdout so far, verbatim. */
   stdoutLines(): string[];
   stderr(): string;
+  /** Resolves with stderr once `done(stderr)` holds (stderr arrives on its own pipe, after stdout or before). */
+  stderrWhen(done: (stderr: string) => boolean): Promise<string>;
   kill(): void;
 }
 
@@ -120,6 +124,10 @@ export function spawnRaw(env: Record<string, string>): RawSession {
   const waiters = new Map<number, (message: Record<string, unknown>) => void>();
   const received = new Map<number, Record<string, unknown>>();
   let stderr = "";
+  const writeLine = (text: string) => {
+    void proc.stdin.write(`${text}\n`);
+    void proc.stdin.flush();
+  };
   const decoder = new TextDecoder();
   void (async () => {
     let buffer = "";
@@ -144,15 +152,17 @@ export function spawnRaw(env: Record<string, string>): RawSession {
     }
     if (buffer !== "") lines.push(buffer);
   })();
+  const stderrWaiters = new Set<() => void>();
   void (async () => {
     const errDecoder = new TextDecoder();
-    for await (const chunk of proc.stderr) stderr += errDecoder.decode(chunk, { stream: true });
+    for await (const chunk of proc.stderr) {
+      stderr += errDecoder.decode(chunk, { stream: true });
+      for (const wake of stderrWaiters) wake();
+    }
   })();
   return {
-    send: (message) => {
-      void proc.stdin.write(`${JSON.stringify(message)}\n`);
-      void proc.stdin.flush();
-    },
+    send: (message) => writeLine(JSON.stringify(message)),
+    sendLine: writeLine,
     response: (id) =>
       new Promise((resolvePromise) => {
         const done = received.get(id);
@@ -167,6 +177,16 @@ export function spawnRaw(env: Record<string, string>): RawSession {
     },
     stdoutLines: () => lines,
     stderr: () => stderr,
+    stderrWhen: (done) =>
+      new Promise((resolvePromise) => {
+        const check = () => {
+          if (!done(stderr)) return;
+          stderrWaiters.delete(check);
+          resolvePromise(stderr);
+        };
+        stderrWaiters.add(check);
+        check();
+      }),
     kill: () => proc.kill(),
   };
 }

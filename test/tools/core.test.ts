@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Agent as BunStandInAgent, request as bunStandInRequest } from "undici";
 import { FakeProxmox, FAKE_TOKEN_ID, FAKE_TOKEN_SECRET } from "../fake/pve-fake.ts";
 import { sharedTestPki } from "../fake/certs.ts";
+import { base64Of, decodesToPartOf } from "../support/base64.ts";
 import { connectHarness, textOf, type Harness } from "../support/mcp.ts";
 import { assertRealUndici, Agent as RealAgent } from "../../src/http/undici.ts";
 import type { Dispatcher } from "../../src/http/undici.ts";
@@ -355,6 +356,30 @@ describe("redaction", () => {
     expect(structuredError(result).failure).toBe("connect");
     expect(textOf(result)).toContain("8006");
     expectNoToken(result);
+  });
+
+  test("base64 forms of the secret and the header leave neither an error nor a successful answer", async () => {
+    const header = `PVEAPIToken=${FAKE_TOKEN_ID}=${FAKE_TOKEN_SECRET}`;
+    fake.route("GET", "/access/echo", () => ({
+      status: 401,
+      message: `bad token ${base64Of(header)} ${base64Of(`x${FAKE_TOKEN_ID}=${FAKE_TOKEN_SECRET}`)}`,
+    }));
+    fake.route("GET", "/nodes/{node}/qemu/{vmid}/config", () => ({
+      data: { description: `cloud-init: ${base64Of(`user: root\ntoken: ${FAKE_TOKEN_SECRET}\n`)}` },
+    }));
+    const h = await open();
+    const failed = await h.call("proxmox_get", { path: "/access/echo" });
+    expect(failed.isError).toBe(true);
+    const ok = await h.call("proxmox_get", { path: "/nodes/pve1/qemu/100/config" });
+    expect(ok.isError).toBeFalsy();
+    for (const result of [failed, ok]) {
+      const everything = `${textOf(result)}\n${JSON.stringify(result.structuredContent)}`;
+      expect(everything).toContain("[redacted");
+      expect(decodesToPartOf(everything, FAKE_TOKEN_SECRET)).toBe(false);
+    }
+    expect(decodesToPartOf(textOf(failed), FAKE_TOKEN_ID, 6)).toBe(false);
+    // the fake did send them
+    expect(fake.apiRequests().map((r) => r.path)).toEqual(["/access/echo", "/nodes/pve1/qemu/100/config"]);
   });
 
   test("an internal error that quotes the Authorization header is redacted", async () => {

@@ -72,7 +72,7 @@ describe("proxmox_upload", () => {
     expect(request?.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=[A-Za-z0-9]+$/);
   });
 
-  test("with wait=true the copy task's outcome comes back: ok, or the checksum failure with its log", async () => {
+  test("with wait=true the copy task's outcome comes back: ok, or the checksum failure as an error with its log", async () => {
     const content = randomBytes(70_000);
     writeFileSync(join(fx.root, "tmpl.tar.zst"), content);
     const h = await fx.connect();
@@ -89,7 +89,8 @@ describe("proxmox_upload", () => {
       parameters: { content: "vztmpl", "checksum-algorithm": "sha256", checksum: "0".repeat(64) },
       wait: true,
     });
-    expect(bad.isError).toBeFalsy();
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain("checksum mismatch");
     const task = (bad.structuredContent as { task: { ok: boolean; exitstatus: string; log_tail: string[] } }).task;
     expect(task.ok).toBe(false);
     expect(task.exitstatus).toContain("checksum mismatch");

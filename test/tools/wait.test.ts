@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { FakeProxmox } from "../fake/pve-fake.ts";
-import { connectHarness, type Harness } from "../support/mcp.ts";
+import { connectHarness, textOf, type Harness } from "../support/mcp.ts";
 
 let fake: FakeProxmox;
 let h: Harness;
@@ -60,20 +60,40 @@ describe("proxmox_request with wait", () => {
     expect(fake.apiRequests().filter((r) => r.method === "POST").length).toBe(1);
   });
 
-  test("a task that fails returns ok false and the log tail", async () => {
+  test("a task that fails makes the result an error, with ok false, the outcome and the log tail in the text", async () => {
     const log = Array.from({ length: 80 }, (_, i) => `line ${i + 1}`);
     log.push("TASK ERROR: start failed: QEMU exited with code 1");
     startsTask("pve1", { pollsUntilDone: 1, exitstatus: "start failed: QEMU exited with code 1", log });
     await open();
-    const outcome = task(
-      await h.call("proxmox_request", { method: "POST", path: "/nodes/pve1/qemu/100/status/start", wait: true }),
+    const result = await h.call("proxmox_request", {
+      method: "POST",
+      path: "/nodes/pve1/qemu/100/status/start",
+      wait: true,
+    });
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text.split("\n")[0]).toBe(
+      `The task ${(result.structuredContent as { data: string }).data} failed: start failed: QEMU exited with code 1.`,
     );
+    expect(text).toContain("TASK ERROR: start failed: QEMU exited with code 1");
+    expect(text).toContain('"ok":false');
+    const structured = result.structuredContent as { task: Record<string, unknown>; error: Record<string, unknown> };
+    expect(structured.error).toMatchObject({ failure: "task_failed" });
+    const outcome = structured.task;
     expect(outcome.ok).toBe(false);
     expect(outcome.exitstatus).toBe("start failed: QEMU exited with code 1");
     const tail = outcome.log_tail as string[];
     expect(tail.length).toBe(50);
     expect(tail.at(-1)).toBe("TASK ERROR: start failed: QEMU exited with code 1");
     expect(tail[0]).toBe("line 32");
+  });
+
+  test("without wait, a task that will fail is not an error: the request was accepted", async () => {
+    startsTask("pve1", { pollsUntilDone: 1, exitstatus: "start failed" });
+    await open();
+    const result = await h.call("proxmox_request", { method: "POST", path: "/nodes/pve1/qemu/100/status/start" });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { data: string }).data).toStartWith("UPID:pve1:");
   });
 
   test("warnings count as ok, with the warnings noted", async () => {
