@@ -60,6 +60,8 @@ export interface SearchHints {
   homes?: ReadonlySet<string>;
 }
 
+/** An endpoint with this many parameters is a settings endpoint: it is named by the setting asked for. */
+const MANY_SETTINGS = 12;
 /** How much the best parameter of a write endpoint adds to it, against the endpoint's own match. */
 const PARAM_LIFT = 1;
 
@@ -101,8 +103,8 @@ function paramLift(
         if (best[doc] === 0) touched.push(doc);
         best[doc] = Math.max(best[doc]!, termWeight * idf * w);
         // The parameter must say something the endpoint's own name does not ("force-stop" of stopall is no intent).
-        if (canName && w >= PARAM_NAMED && concept.primaries.has(term) && !names(docs.endpointOf[doc]!, term))
-          named[doc] = 1;
+        const typed = concept.primaries.has(term) || (concept.leadStems?.has(term) ?? false);
+        if (canName && w >= PARAM_NAMED && typed && !names(docs.endpointOf[doc]!, term)) named[doc] = 1;
       }
     }
     for (const doc of touched) {
@@ -239,7 +241,10 @@ export function runSearch(
       collectionOf: index.collectionOf[id],
       navigation: index.navigation[id] === 1,
       websocket: index.websocket[id] === 1,
-      identityMiss: units.length ? missing / units.length : 0,
+      // A setting the query names says what an endpoint of many settings is for ("mount point":
+      // a container's config), whatever the endpoint is called.
+      identityMiss:
+        units.length && !(lift[id]! > 0 && index.settings[id]! >= MANY_SETTINGS) ? missing / units.length : 0,
       scope: index.scope[id]!,
       bulk: index.bulk[id] === 1,
       agentTwin: index.agentTwin[id] === 1,
@@ -263,7 +268,8 @@ export function runSearch(
     if (b.rank !== a.rank) return b.rank - a.rank;
     const ea = index.endpoints[a.id]!;
     const eb = index.endpoints[b.id]!;
-    return ea.path.length - eb.path.length || ea.path.localeCompare(eb.path) || ea.method.localeCompare(eb.method);
+    // Within one path, the schema's order: GET, POST, PUT, DELETE (a tie never favours deleting).
+    return ea.path.length - eb.path.length || ea.path.localeCompare(eb.path) || a.id - b.id;
   });
   diversify(results, index.families);
   const offset = Math.max(0, options.offset ?? 0);
