@@ -7,6 +7,7 @@ import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
+import { endpointValueKinds, valueTerm } from "./search-values.ts";
 import { agentTwins, collections, identityUnits, isBulk, isNavigation, isSetter } from "./search-facts.ts";
 
 const FIELD = {
@@ -50,6 +51,10 @@ export interface SearchIndex {
   agentTwin: Uint8Array;
   /** For a GET list whose items have a GET of their own: the stem of its last segment ("role" for /access/roles). */
   collectionOf: (string | undefined)[];
+  /** For a POST that adds an item to such a list: the stem of what it adds ("group" for POST /access/groups). */
+  creates: (string | undefined)[];
+  /** Every stem some collection is named by. */
+  collectionStems: Set<string>;
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
@@ -237,6 +242,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     touched.length = 0;
   });
   addSiblingTerms(endpoints, textTerms, ownTerms, postings);
+  // The kinds of value each endpoint takes ("#volume"), for values typed in a query.
+  endpoints.forEach((e, id) => {
+    for (const [kind, where] of endpointValueKinds(e))
+      postings.add(postings.intern(valueTerm(kind)), id, where, where < 2);
+  });
   // The docs bring the words the schema lacks ("virtiofs", "prefer", "maintenance"): only those
   // are indexed from them, so the schema's own words rank as they do without docs.
   // Names in the examples (pve2, node1, vm:100) are no words for anything.
@@ -290,6 +300,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       if (w.length >= 6 && !compounds.has(w) && !/\d/.test(w) && !terms.split(w)) compounds.add(w);
     }
   });
+  const collectionOf = collections(endpoints, stems);
+  const listed = new Map<string, string>();
+  endpoints.forEach((e, id) => {
+    if (collectionOf[id] !== undefined) listed.set(e.path, collectionOf[id]!);
+  });
   return {
     endpoints,
     postings,
@@ -304,7 +319,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       e.method === "POST" && /^\/nodes\/\{node\}\/(qemu|lxc)$/.test(e.path) ? 1 : 0,
     ),
     agentTwin: agentTwins(endpoints),
-    collectionOf: collections(endpoints, stems),
+    collectionOf,
+    creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
+    collectionStems: new Set(listed.values()),
     vocabulary,
     groups,
     groupsOfWord,

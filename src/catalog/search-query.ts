@@ -5,6 +5,7 @@ import { METHOD_HINTS, type MethodName } from "./synonyms.ts";
 import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
+import { valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
@@ -36,6 +37,16 @@ const MODIFIER_WEIGHT = 0.6;
 const GENERIC_WEIGHT = 0.5;
 /** A word found inside one of the API's run-together names ("trim" in fstrim). */
 const SUBWORD_WEIGHT = 0.7;
+/** A value typed, by its kind ("a volume ID"): it says which endpoints take it, not what is done. */
+const VALUE_WEIGHT = 0.6;
+/** The kind of object a kind of value names, where the API has a word for it. */
+const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
+  user: "user",
+  token: "token",
+  task: "task",
+  volume: "volume",
+  replication: "replication",
+};
 /** A verb that only says the method ("add", "revoke", "show"). */
 const VERB_WEIGHT = 0.5;
 /** Groups whose verbs ask to set something rather than to act. */
@@ -60,6 +71,8 @@ interface Concept {
   /** For a phrase: where it starts in the query and the API words of its groups. */
   at?: number;
   leads?: string[];
+  /** For a value: the stem of the kind of object it names ("user" for "carol@pve"). */
+  names?: string;
   /** For a phrase: the stems of its groups' API words, which name what the phrase names ("mount point": mp). */
   leadStems?: Set<string>;
 }
@@ -92,6 +105,24 @@ export interface QueryAnalysis {
   guestIsPlace: boolean;
   /** The query opens with a verb of no known method ("reserve a static IP"): it asks for an action. */
   acts: boolean;
+  /** Stems of the kinds of object the query adds something to ("group" in "to the admins group"). */
+  places: Set<string>;
+}
+
+/** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
+function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
+  const places = new Set<string>();
+  raw.forEach((w, i) => {
+    if (w !== "to" && w !== "into") return;
+    for (const next of raw.slice(i + 1, i + 4)) {
+      const s = stem(next, index.stems);
+      if (index.collectionStems.has(s)) {
+        places.add(s);
+        break;
+      }
+    }
+  });
+  return places;
 }
 
 /** The groups a verb phrase means when its object is a machine, and when it is a feature. */
@@ -199,6 +230,16 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const sameGroup = (a: string | undefined, b: string | undefined) =>
     a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
 
+  // "local:vztmpl/debian.tar.zst", "alice@pve": the kind of value says which endpoints take it.
+  for (const chunk of query.split(/\s+/)) {
+    for (const kind of valueKinds(chunk)) {
+      const term = valueTerm(kind);
+      const concept = addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
+      // "carol@pve" names a user: the users' endpoints are asked for, as if the word were said.
+      const noun = VALUE_NOUNS[kind];
+      if (noun) concept.names = stem(noun, index.stems);
+    }
+  }
   const stated = statedMethodAt(tokens);
   let method = stated?.method;
   let methodStated = method !== undefined;
@@ -375,6 +416,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     namesAgent,
     guestIsPlace,
     acts,
+    places: placesOf(raw, index),
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

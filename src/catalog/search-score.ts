@@ -27,6 +27,8 @@ export interface EndpointFacts {
   agentTwin: boolean;
   /** Creates (or restores) a guest: POST on the VM or container collection. */
   createsGuest: boolean;
+  /** For a POST that adds an item to a list: the stem of what it adds ("group"). */
+  creates?: string | undefined;
 }
 
 /** What the ranking knows about the query. */
@@ -55,6 +57,8 @@ export interface QueryFacts {
   question: boolean;
   /** It names an existing guest as the place of what it asks ("to VM 120", "in container 101"). */
   guestIsPlace: boolean;
+  /** Stems of the kinds of object it adds something to ("group" in "add carol to the admins group"). */
+  places?: ReadonlySet<string>;
 }
 
 export const FACTOR = {
@@ -123,5 +127,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (q.acts && e.method !== "GET") f *= FACTOR.unknownAction;
   // "add a second network card to VM 120": VM 120 exists; the create-VM endpoint merely lists NICs.
   if (e.createsGuest && q.guestIsPlace) f *= FACTOR.createInExisting;
+  // "add carol to the admins group", "add an IP to the blacklist ipset": the group exists.
+  if (e.creates !== undefined && q.places?.has(e.creates)) f *= FACTOR.createInExisting;
   return f;
 }

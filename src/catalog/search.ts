@@ -221,7 +221,10 @@ export function runSearch(
   }
   const lift = paramLift(index, analysis, caps, idfOf);
   const asked = new Set<string>();
-  for (const concept of analysis.concepts) for (const t of concept.terms.keys()) asked.add(t);
+  for (const concept of analysis.concepts) {
+    for (const t of concept.terms.keys()) asked.add(t);
+    if (concept.names) asked.add(concept.names);
+  }
   const pinned = hints.pinned ?? [];
   const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
@@ -239,6 +242,7 @@ export function runSearch(
       oneGuest: index.oneGuest[id] === 1,
       item: index.itemOfCollection[id] === 1,
       collectionOf: index.collectionOf[id],
+      creates: index.creates[id],
       navigation: index.navigation[id] === 1,
       websocket: index.websocket[id] === 1,
       // A setting the query names says what an endpoint of many settings is for ("mount point":

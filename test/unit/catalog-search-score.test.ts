@@ -73,6 +73,13 @@ describe("scoreFactor", () => {
     ["a read for an assumed write: no verb said it", { method: "GET" }, { method: "POST" }, 1],
     ["a write for a verb of no known method", { method: "DELETE" }, { acts: true }, FACTOR.unknownAction],
     ["a read for a verb of no known method", { method: "GET" }, { acts: true }, 1],
+    [
+      "creating a group when something is added to a group",
+      { method: "POST", creates: "group" },
+      { places: new Set(["group"]) },
+      FACTOR.createInExisting,
+    ],
+    ["creating a group when it goes to a pool", { method: "POST", creates: "group" }, { places: new Set(["pool"]) }, 1],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);
   });

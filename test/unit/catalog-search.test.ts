@@ -297,6 +297,11 @@ describe("the mechanisms of the second round (issue 11), on PVE 9.1", () => {
     // "turn on" a feature enables it; "turn off" a machine shuts it down.
     ["turn on the firewall for a single VM", "PUT /nodes/{node}/qemu/{vmid}/firewall/options"],
     ["turn off container 200", "POST /nodes/{node}/lxc/{vmid}/status/shutdown"],
+    // A value says which endpoints take it: a full token ID, an HA resource.
+    ["what can root@pam!ci do", "GET /access/permissions"],
+    ["move vm:100 to pve2", "POST /cluster/ha/resources/{sid}/migrate"],
+    // The ipset something is added to exists.
+    ["add 10.0.0.9 to the blacklist ipset", "POST /cluster/firewall/ipset/{name}"],
   ])("%s", (query, expected) => {
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });

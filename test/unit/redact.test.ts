@@ -34,7 +34,7 @@ test.each([
 test("redactDeep reaches strings that JSON would escape", () => {
   const quoted = createRedactor("a@pve!t", 'se"cr\\et');
   const value = { error: { message: 'failed with se"cr\\et', list: ['se"cr\\et'] } };
-  expect(JSON.stringify(redactDeep(value, quoted))).not.toContain('cr\\\\et');
+  expect(JSON.stringify(redactDeep(value, quoted))).not.toContain("cr\\\\et");
   expect(redactDeep(value, quoted).error.list[0]).toBe("[redacted secret]");
 });
 
