@@ -226,6 +226,10 @@ export function runSearch(
     if (concept.names) asked.add(concept.names);
   }
   const pinned = hints.pinned ?? [];
+  const valueIds = analysis.concepts.flatMap((c) =>
+    [...c.primaries].filter((t) => t.startsWith("#")).map((t) => new Set(index.postings.get(t)?.ids ?? [])),
+  );
+  const takesValues = (id: number) => valueIds.every((ids) => ids.has(id));
   const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
     if (scores[id] === 0 && !pinned.includes(id)) continue;
@@ -256,8 +260,9 @@ export function runSearch(
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);
-    // A CLI-only command's nearest endpoints are first sought where the tool's other commands live.
-    const home = hints.homes?.has(homeOf(e.path)) ?? false;
+    // A CLI-only command's nearest endpoints are first sought where the tool's other commands
+    // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
+    const home = (hints.homes?.has(homeOf(e.path)) ?? false) && takesValues(id);
     const rank =
       place >= 0
         ? hints.ordered
