@@ -104,7 +104,12 @@ interface Candidate {
 export function mapCommands(commands: readonly CliCommand[], endpoints: readonly Endpoint[]): Map<string, CliMapping> {
   // The man page lists "--link[n]" as "link": compare names without the [n].
   const params = endpoints.map(
-    (e) => new Set(Object.keys(e.parameters).map((p) => p.replace(/\[n\]$/, "")).filter((p) => p !== "node")),
+    (e) =>
+      new Set(
+        Object.keys(e.parameters)
+          .map((p) => p.replace(/\[n\]$/, ""))
+          .filter((p) => p !== "node"),
+      ),
   );
   const paramDf = new Map<string, number>();
   for (const set of params) for (const p of set) paramDf.set(p, (paramDf.get(p) ?? 0) + 1);
@@ -172,13 +177,15 @@ export function mapCommands(commands: readonly CliCommand[], endpoints: readonly
         const agrees =
           (!verb || verb === e.method || (WRITES.has(verb) && WRITES.has(e.method))) &&
           descriptionSimilarity(form, forms[id]!) >= MIN_RELATED_DESCRIPTION;
-        const share = agrees && found.length >= MIN_SHARED_PARAMETERS ? found.reduce((s, n) => s + idf(n), 0) / total : 0;
+        const share =
+          agrees && found.length >= MIN_SHARED_PARAMETERS ? found.reduce((s, n) => s + idf(n), 0) / total : 0;
         return { id, share };
       })
       .filter((x) => x.share > 0)
       .sort((a, b) => b.share - a.share);
     const [best, second] = shares;
-    if (!best || best.share < MIN_PARAMETER_SHARE || (second && second.share > best.share - PARAMETER_LEAD)) return undefined;
+    if (!best || best.share < MIN_PARAMETER_SHARE || (second && second.share > best.share - PARAMETER_LEAD))
+      return undefined;
     return best.id;
   };
 

@@ -23,7 +23,7 @@ const FIELD = {
   /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
   docs: 0.5,
   /** Words of the other methods of its resource (the collection and its items). */
-  sibling: 0.7,
+  sibling: 1,
 } as const;
 
 /** What the docs add to the index: texts about each endpoint, and the acronyms they define. */

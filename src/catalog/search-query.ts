@@ -109,11 +109,15 @@ export interface QueryAnalysis {
   places: Set<string>;
 }
 
+/** Words that make what follows a new object, not an existing one. */
+const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
+
 /** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
 function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
   const places = new Set<string>();
   raw.forEach((w, i) => {
-    if (w !== "to" && w !== "into") return;
+    // "to a Gotify server" names no existing one.
+    if ((w !== "to" && w !== "into") || NEW_OBJECT.has(raw[i + 1] ?? "")) return;
     for (const next of raw.slice(i + 1, i + 4)) {
       const s = stem(next, index.stems);
       if (index.collectionStems.has(s)) {
@@ -310,6 +314,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   let asksForOne = false;
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
+    // "cluster wide", "datacenter-wide": the scope, said by the word before.
+    if (w === "wide" && (CLUSTER_WORDS.has(raw[i - 1] ?? "") || NODE_WORDS.has(raw[i - 1] ?? ""))) return;
     let weight = tokens[i]!.weight;
     const next = raw[i + 1];
     // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
