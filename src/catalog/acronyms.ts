@@ -4,7 +4,7 @@
 // (OSD)"). Each becomes a group of the short name and its words, so "mount point" finds mp[n],
 // "repo" finds the repositories and "OSD" finds "object storage daemon".
 import type { Endpoint } from "./model.ts";
-import { identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
+import { identifierWords, STOPWORDS, words } from "./text.ts";
 
 /** An acronym and the words it stands for ("mp", "mount point"). */
 export type Acronym = readonly [acronym: string, expansion: string];
@@ -80,11 +80,16 @@ function describedNames(endpoints: readonly Endpoint[], visit: (name: string, de
  */
 export function schemaAcronyms(endpoints: readonly Endpoint[]): Acronym[] {
   const used = new Set<string>();
-  const described: [string, string[]][] = [];
+  // The same descriptions recur on hundreds of parameters: each is read once, each name checked once against it.
+  const wordsOf = new Map<string, string[]>();
+  const described = new Map<string, string[]>();
   describedNames(endpoints, (name, description) => {
-    const ws = words(markupToText(description));
-    for (const w of ws) used.add(w);
-    described.push([name, ws]);
+    let ws = wordsOf.get(description);
+    if (!ws) {
+      wordsOf.set(description, (ws = words(description)));
+      for (const w of ws) used.add(w);
+    }
+    described.set(`${name}\n${description}`, ws);
   });
   const out = new Map<string, Set<string>>();
   const add = (short: string, long: string) => {
@@ -92,7 +97,8 @@ export function schemaAcronyms(endpoints: readonly Endpoint[]): Acronym[] {
     set.add(long);
     out.set(short, set);
   };
-  for (const [name, ws] of described) {
+  for (const [key, ws] of described) {
+    const name = key.slice(0, key.indexOf("\n"));
     const short = identifierWords(name).join("");
     if (/^[a-z]{2,5}$/.test(short)) {
       for (let i = 0; i + short.length <= ws.length; i++) {
