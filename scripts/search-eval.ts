@@ -32,6 +32,8 @@ const queryFiles = given.length
       `${fixtures}/search-heldout.json`,
       `${fixtures}/search-fresh-tune.json`,
       `${fixtures}/search-fresh-sealed.json`,
+      `${fixtures}/search-fresh2-tune.json`,
+      `${fixtures}/search-fresh2-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

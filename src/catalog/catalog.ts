@@ -227,7 +227,7 @@ export class Catalog implements PathLookup {
   private get index(): SearchIndex {
     if (!this.knowledge) return (this.shared.schemaIndex ??= buildSearchIndex(this.endpoints));
     if (!this.built) {
-      this.built = buildSearchIndex(this.endpoints, this.knowledge.texts);
+      this.built = buildSearchIndex(this.endpoints, this.knowledge);
       // The texts live on in the index's postings; the strings are not needed again.
       this.knowledge.texts = [];
     }

@@ -30,6 +30,12 @@ const METHOD_WEIGHT = 0.1;
 const MIN_SCORE = 0.62;
 /** Below this the descriptions are about different things, whatever the parameters say. */
 const MIN_DESCRIPTION = 0.75;
+/** Matching by parameters alone: how many of the command's options, what share of them (by rarity), and by how much more than any other endpoint. */
+const MIN_SHARED_PARAMETERS = 3;
+const MIN_PARAMETER_SHARE = 0.75;
+const PARAMETER_LEAD = 0.2;
+/** ... and the descriptions must still be about the same thing. */
+const MIN_RELATED_DESCRIPTION = 0.25;
 /** A candidate this close to the best is a tie, broken by the tool's home. */
 const TIE = 0.02;
 
@@ -96,7 +102,15 @@ interface Candidate {
  * home as a tie-breaker. Aliases follow their target.
  */
 export function mapCommands(commands: readonly CliCommand[], endpoints: readonly Endpoint[]): Map<string, CliMapping> {
-  const params = endpoints.map((e) => new Set(Object.keys(e.parameters).filter((p) => p !== "node")));
+  // The man page lists "--link[n]" as "link": compare names without the [n].
+  const params = endpoints.map(
+    (e) =>
+      new Set(
+        Object.keys(e.parameters)
+          .map((p) => p.replace(/\[n\]$/, ""))
+          .filter((p) => p !== "node"),
+      ),
+  );
   const paramDf = new Map<string, number>();
   for (const set of params) for (const p of set) paramDf.set(p, (paramDf.get(p) ?? 0) + 1);
   const idf = (p: string) => Math.log(1 + endpoints.length / ((paramDf.get(p) ?? 0) + 1));
@@ -148,6 +162,33 @@ export function mapCommands(commands: readonly CliCommand[], endpoints: readonly
       .sort((a, b) => b.score - a.score);
   };
 
+  /** The endpoint whose parameters are the command's options, when one clearly is. */
+  const byParameters = (c: CliCommand): number | undefined => {
+    const named = [...new Set([...c.args, ...c.options])].filter((p) => p !== "node");
+    if (named.length < MIN_SHARED_PARAMETERS) return undefined;
+    const total = named.reduce((sum, name) => sum + idf(name), 0);
+    const verb = subcommandWords(c)
+      .map((w) => METHOD_HINTS[w])
+      .find((m) => m !== undefined);
+    const form = descriptionForm(c.description, stems);
+    const shares = endpoints
+      .map((e, id) => {
+        const found = named.filter((name) => params[id]!.has(name));
+        const agrees =
+          (!verb || verb === e.method || (WRITES.has(verb) && WRITES.has(e.method))) &&
+          descriptionSimilarity(form, forms[id]!) >= MIN_RELATED_DESCRIPTION;
+        const share =
+          agrees && found.length >= MIN_SHARED_PARAMETERS ? found.reduce((s, n) => s + idf(n), 0) / total : 0;
+        return { id, share };
+      })
+      .filter((x) => x.share > 0)
+      .sort((a, b) => b.share - a.share);
+    const [best, second] = shares;
+    if (!best || best.share < MIN_PARAMETER_SHARE || (second && second.share > best.share - PARAMETER_LEAD))
+      return undefined;
+    return best.id;
+  };
+
   const own = commands.filter((c) => !c.aliasOf && c.description);
   const candidates = new Map(own.map((c) => [c.command, ranked(c)]));
 
@@ -185,6 +226,14 @@ export function mapCommands(commands: readonly CliCommand[], endpoints: readonly
       description: c.description,
       ...(values.length ? { values } : {}),
     });
+  }
+  // Pass 3: a command the CLI words differently ("Adds the current node to an existing
+  // cluster." for "Joins this node into an existing cluster.") but whose options are, nearly
+  // all, one endpoint's parameters, and clearly more so than any other endpoint's.
+  for (const c of own) {
+    if (out.get(c.command)!.endpoint !== undefined) continue;
+    const id = byParameters(c);
+    if (id !== undefined) out.set(c.command, { ...out.get(c.command)!, endpoint: id });
   }
   for (const c of commands) {
     if (!c.aliasOf) continue;

@@ -3,6 +3,7 @@
 // the words around them. The only module that parses docs HTML; cheerio is required here
 // when the first page is parsed, so the server never loads it at startup (CONTRIBUTING.md:
 // in the single-file bundle a dynamic import() would still evaluate it at startup).
+import { definedAcronyms } from "./acronyms.ts";
 import type { CliCommand, DocsExample, DocsPage, DocsSection } from "./model.ts";
 
 type Cheerio = typeof import("cheerio/slim");
@@ -39,7 +40,7 @@ export async function parseDocsPage(name: string, html: string): Promise<DocsPag
   const examples = collectExamples(load, html, headings);
   await breathe();
   const sections = collectSections(load, html, headings);
-  return { name, commands, examples, sections };
+  return { name, commands, examples, sections, acronyms: definedAcronyms(html) };
 }
 
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();

@@ -23,6 +23,8 @@ export interface DocsKnowledge {
   texts: string[][];
   /** How many commands were mapped to an endpoint, and to how many endpoints. */
   mapped: { commands: number; endpoints: number };
+  /** Acronyms the pages define. */
+  acronyms: (readonly [string, string])[];
 }
 
 /** Most characters of docs text kept per endpoint, so a much-exemplified command does not match everything. */
@@ -134,6 +136,7 @@ export function buildDocsKnowledge(
     cli,
     texts,
     mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
+    acronyms: pages.flatMap((p) => p.acronyms ?? []),
   };
 }
 

@@ -129,6 +129,8 @@ export interface DocsPage {
   commands: CliCommand[];
   examples: DocsExample[];
   sections: DocsSection[];
+  /** Acronyms the page defines ("Object Storage Daemon (OSD)"): [acronym, expansion], lower case. */
+  acronyms?: (readonly [string, string])[];
 }
 
 const IS_PLACEHOLDER = /^\{[^{}]+\}$/;

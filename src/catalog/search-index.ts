@@ -5,7 +5,10 @@ import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
+import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
+import { endpointValueKinds, valueTerm } from "./search-values.ts";
+import { agentTwins, collections, identityUnits, isBulk, isNavigation, isSetter } from "./search-facts.ts";
 
 const FIELD = {
   lastSegment: 4,
@@ -19,18 +22,23 @@ const FIELD = {
   returnName: 0.8,
   /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
   docs: 0.5,
+  /** Words of the other methods of its resource (the collection and its items). */
+  sibling: 1,
 } as const;
 
-/** Words of handler names that say what is done, which the method already tells, or which guest. */
-const IDENTITY_GENERIC = new Set(
-  "index idx get read list create update delete set add remove new vm vms ct qemu lxc cmd dir diridx".split(" "),
-);
+/** What the docs add to the index: texts about each endpoint, and the acronyms they define. */
+export interface DocsVocabulary {
+  texts: readonly (readonly string[])[];
+  acronyms?: readonly (readonly [string, string])[];
+}
 
 export interface SearchIndex {
   endpoints: readonly Endpoint[];
   postings: Postings;
   /** The parameters of write endpoints, each a document of its own. */
   params: ParamDocs;
+  /** How many parameters each endpoint takes. */
+  settings: Uint16Array;
   /** 1 for endpoints that set things (PUT, or a POST that creates, adds or changes) rather than act. */
   setter: Uint8Array;
   /** Where an endpoint acts: the cluster (/cluster), one node (/nodes/{node}, its guests too), or elsewhere. */
@@ -43,6 +51,10 @@ export interface SearchIndex {
   agentTwin: Uint8Array;
   /** For a GET list whose items have a GET of their own: the stem of its last segment ("role" for /access/roles). */
   collectionOf: (string | undefined)[];
+  /** For a POST that adds an item to such a list: the stem of what it adds ("group" for POST /access/groups). */
+  creates: (string | undefined)[];
+  /** Every stem some collection is named by. */
+  collectionStems: Set<string>;
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
@@ -134,89 +146,6 @@ function endpointFields(e: Endpoint, docs: readonly string[]): Fields {
   return fields;
 }
 
-/**
- * What each endpoint is, in words: those of its last segment and handler name that say more
- * than the method or the guest type. A unit holds a word's stem and those of its parts.
- */
-function identityUnits(
-  lastWords: readonly string[][],
-  nameWords: readonly string[][],
-  terms: TermCache,
-  vocabulary: Map<string, number>,
-  stems: Map<string, string>,
-): string[][][] {
-  const generic = (w: string) => STOPWORDS.has(w) || IDENTITY_GENERIC.has(w) || /^\d+$/.test(w);
-  const unitOf = new Map<string, string[] | null>();
-  const unit = (w: string): string[] | null => {
-    let found = unitOf.get(w);
-    if (found !== undefined) return found;
-    const pieces = terms.split(w)?.filter((p) => !generic(p));
-    // Jargon of handler names that no description uses ("async") is no one's word for it, and
-    // a compound of generic words ("vmlist") is generic.
-    found =
-      generic(w) || (pieces ? pieces.length === 0 : !vocabulary.has(w))
-        ? null
-        : [stem(w, stems), ...(pieces ?? []).map((p) => stem(p, stems))];
-    unitOf.set(w, found);
-    return found;
-  };
-  return lastWords.map((last, id) => {
-    const units: string[][] = [];
-    const seen = new Set<string>();
-    for (const w of [...last, ...nameWords[id]!]) {
-      if (seen.has(w)) continue;
-      seen.add(w);
-      const u = unit(w);
-      if (u) units.push(u);
-    }
-    return units;
-  });
-}
-
-/** PUT, or a POST whose handler creates, adds or changes (create_vm, add_tfa_entry, change_repository). */
-function isSetter(e: Endpoint): boolean {
-  if (e.method === "PUT") return true;
-  return e.method === "POST" && /^(create|add|new|update|change|set|write|register|generate)(_|$|[a-z])/.test(e.name);
-}
-
-/** A write on every guest at once: "Start all VMs and containers located on this node", "Bulk shutdown all guests". */
-function isBulk(e: Endpoint): boolean {
-  return e.method !== "GET" && /\b(bulk|all (vms|guests|containers))\b/i.test(e.description);
-}
-
-/** GET lists whose items have a GET: the stem of what they list. */
-function collections(endpoints: readonly Endpoint[], stems: Map<string, string>): (string | undefined)[] {
-  const itemGets = new Set(
-    endpoints
-      .filter((e) => e.method === "GET" && /\/\{[^{}]+\}$/.test(e.path))
-      .map((e) => e.path.replace(/\/\{[^{}]+\}$/, "")),
-  );
-  return endpoints.map((e) => {
-    if (e.method !== "GET" || !itemGets.has(e.path)) return undefined;
-    const last = e.path.split("/").pop()!;
-    return last.startsWith("{") ? undefined : stem(words(last).join(""), stems);
-  });
-}
-
-/** Agent commands named like one of the guest's own actions: agent/suspend-ram beside status/suspend. */
-function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
-  const paths = new Set(endpoints.map((e) => e.path));
-  return Uint8Array.from(endpoints, (e) => {
-    const m = /^(.*)\/agent\/([a-z]+)[^/]*$/.exec(e.path);
-    return m && paths.has(`${m[1]}/status/${m[2]}`) ? 1 : 0;
-  });
-}
-
-/** A GET that only lists the child paths below it ("Directory index"). */
-function isNavigation(e: Endpoint): boolean {
-  if (e.method !== "GET") return false;
-  if (/directory index/i.test(e.description)) return true;
-  const r = e.returns as { links?: unknown; items?: { properties?: Record<string, unknown> } } | undefined;
-  if (!r || !Array.isArray(r.links) || r.links.length === 0) return false;
-  const props = Object.keys(r.items?.properties ?? {});
-  return props.every((p) => p === "subdir");
-}
-
 const TEXT_FIELDS = ["summary", "description", "paramText"] as const;
 const PARAMETER_FIELDS: ReadonlySet<string> = new Set(["paramName", "enumValue", "paramText"]);
 const IDENTIFIER_FIELDS = ["lastSegment", "segment", "name", "paramName", "enumValue", "returnName"] as const;
@@ -226,11 +155,15 @@ const IDENTIFIER_FIELDS = ["lastSegment", "segment", "name", "paramName", "enumV
  * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
  * run-together names, so the schema's own words are read the same with or without docs.
  */
-export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly (readonly string[])[]): SearchIndex {
+export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
-  const fieldsOf = endpoints.map((e, id) => endpointFields(e, docs?.[id] ?? []));
+  const fieldsOf = endpoints.map((e, id) => endpointFields(e, docs?.texts[id] ?? []));
   const vocabulary = new Map<string, number>();
-  for (const group of EQUIVALENT_GROUPS) {
+  const allGroups = [
+    ...EQUIVALENT_GROUPS,
+    ...acronymGroups([...schemaAcronyms(endpoints), ...(docs?.acronyms ?? [])], apiNames(endpoints)),
+  ];
+  for (const group of allGroups) {
     for (const entry of group) for (const w of words(entry)) vocabulary.set(w, (vocabulary.get(w) ?? 0) + 1);
   }
 
@@ -244,7 +177,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
     if (!list.includes(id)) list.push(id);
     map.set(key, list);
   };
-  EQUIVALENT_GROUPS.forEach((group, id) => {
+  allGroups.forEach((group, id) => {
     const singles = group.filter((g) => /^[a-z0-9]+$/.test(g));
     groups.push([...new Set(singles.map((g) => stem(g, stems)))]);
     leads.push(singles[0] ?? "");
@@ -284,6 +217,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
     [...TEXT_FIELDS, ...IDENTIFIER_FIELDS].flatMap((f, i) => (PARAMETER_FIELDS.has(f) ? [i] : [])),
   );
   const own = new Uint8Array(postings.size);
+  const ownTerms = endpoints.map(() => new Set<number>());
   endpoints.forEach((_, id) => {
     const fields = [...textTerms[id]!, ...identifierTerms[id]!];
     fields.forEach((items, f) => {
@@ -300,11 +234,18 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
       }
     });
     for (const term of touched) {
+      ownTerms[id]!.add(term);
       postings.add(term, id, weight[term]!, own[term] === 0);
       weight[term] = 0;
       own[term] = 0;
     }
     touched.length = 0;
+  });
+  addSiblingTerms(endpoints, textTerms, ownTerms, postings);
+  // The kinds of value each endpoint takes ("#volume"), for values typed in a query.
+  endpoints.forEach((e, id) => {
+    for (const [kind, where] of endpointValueKinds(e))
+      postings.add(postings.intern(valueTerm(kind)), id, where, where < 2);
   });
   // The docs bring the words the schema lacks ("virtiofs", "prefer", "maintenance"): only those
   // are indexed from them, so the schema's own words rank as they do without docs.
@@ -359,11 +300,17 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
       if (w.length >= 6 && !compounds.has(w) && !/\d/.test(w) && !terms.split(w)) compounds.add(w);
     }
   });
+  const collectionOf = collections(endpoints, stems);
+  const listed = new Map<string, string>();
+  endpoints.forEach((e, id) => {
+    if (collectionOf[id] !== undefined) listed.set(e.path, collectionOf[id]!);
+  });
   return {
     endpoints,
     postings,
     params: buildParamDocs(endpoints, terms, postings),
     setter: Uint8Array.from(endpoints, (e) => (isSetter(e) ? 1 : 0)),
+    settings: Uint16Array.from(endpoints, (e) => Object.keys(e.parameters).length),
     scope: endpoints.map((e) =>
       e.path.startsWith("/cluster") ? "cluster" : e.path.startsWith("/nodes/{node}") ? "node" : "other",
     ),
@@ -372,7 +319,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
       e.method === "POST" && /^\/nodes\/\{node\}\/(qemu|lxc)$/.test(e.path) ? 1 : 0,
     ),
     agentTwin: agentTwins(endpoints),
-    collectionOf: collections(endpoints, stems),
+    collectionOf,
+    creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
+    collectionStems: new Set(listed.values()),
     vocabulary,
     groups,
     groupsOfWord,
@@ -392,4 +341,36 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: readonly
     compounds: [...compounds],
     lastSegmentStems,
   };
+}
+
+/**
+ * One resource, several methods: the collection and its items (/cluster/backup,
+ * /cluster/backup/{id}) describe one kind of object, often in different words ("backup
+ * schedule", "backup job definition"). Each method also gets the others' summary and
+ * description words, weakly and as not its own, so the method asked for decides among them.
+ */
+function addSiblingTerms(
+  endpoints: readonly Endpoint[],
+  textTerms: readonly (readonly (readonly number[])[])[][],
+  ownTerms: readonly Set<number>[],
+  postings: Postings,
+): void {
+  const resources = new Map<string, number[]>();
+  endpoints.forEach((e, id) => {
+    const key = e.path.replace(/\/\{[^{}]+\}$/, "");
+    resources.set(key, [...(resources.get(key) ?? []), id]);
+  });
+  for (const members of resources.values()) {
+    if (members.length < 2) continue;
+    for (const id of members) {
+      const extra = new Set<number>();
+      for (const other of members) {
+        if (other === id) continue;
+        // The text fields in TEXT_FIELDS order: the summary and the description.
+        for (const field of textTerms[other]!.slice(0, 2))
+          for (const item of field) for (const t of item) if (!ownTerms[id]!.has(t)) extra.add(t);
+      }
+      for (const t of extra) postings.add(t, id, FIELD.sibling, true);
+    }
+  }
 }

@@ -1,17 +1,35 @@
 // Query analysis: the words of a query as weighted concepts (phrases, joined and split words,
 // synonyms), the method its verbs ask for, which guest and which scope it is about.
 import { stem } from "./stem.ts";
-import {
-  GROUP_METHOD_HINTS,
-  METHOD_HINTS,
-  NOUN_VERBS,
-  PHRASAL_VERBS,
-  SHORT_WORDS,
-  type MethodName,
-} from "./synonyms.ts";
-import { STOPWORDS, words } from "./text.ts";
+import { METHOD_HINTS, type MethodName } from "./synonyms.ts";
+import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
+import { valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
+import {
+  ALL_WORDS,
+  CLUSTER_WORDS,
+  compoundsWith,
+  DETERMINERS,
+  GENERIC_WORDS,
+  GUEST_WORDS,
+  guestFacet,
+  LXC_WORDS,
+  NODE_WORDS,
+  opensWithVerb,
+  PARTICLES,
+  PLACE_WORDS,
+  PLURAL_GUESTS,
+  QEMU_WORDS,
+  QUESTION_WORDS,
+  statedMethodAt,
+  TARGET_WORDS,
+  tokenize,
+  verbAt,
+  type GuestFacet,
+} from "./search-tokens.ts";
+
+export { compoundsWith, guestFacet, statedMethod, tokenize, verbAt, type Token } from "./search-tokens.ts";
 
 export const EQUIVALENT_WEIGHT = 0.8;
 const RELATED_WEIGHT = 0.45;
@@ -19,66 +37,22 @@ const MODIFIER_WEIGHT = 0.6;
 const GENERIC_WEIGHT = 0.5;
 /** A word found inside one of the API's run-together names ("trim" in fstrim). */
 const SUBWORD_WEIGHT = 0.7;
+/** A value typed, by its kind ("a volume ID"): it says which endpoints take it, not what is done. */
+const VALUE_WEIGHT = 0.6;
+/** The kind of object a kind of value names, where the API has a word for it. */
+const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
+  user: "user",
+  token: "token",
+  task: "task",
+  volume: "volume",
+  replication: "replication",
+};
 /** A verb that only says the method ("add", "revoke", "show"). */
 const VERB_WEIGHT = 0.5;
-/** The particles of separable phrasal verbs ("turn it off", "throw the snapshot away"). */
-const PARTICLES = new Set(["on", "off", "up", "down", "back", "away", "out"]);
 /** Groups whose verbs ask to set something rather than to act. */
 const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
 /** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
 const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
-
-const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
-const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
-const GUEST_WORDS = new Set(["guest", "guests"]);
-const DETERMINERS = new Set([
-  "a",
-  "an",
-  "the",
-  "my",
-  "our",
-  "your",
-  "its",
-  "their",
-  "this",
-  "that",
-  "these",
-  "those",
-  "each",
-  "every",
-  "all",
-  "some",
-  "any",
-]);
-/** Words before the verb of a request ("please", "quickly"). */
-const LEADING_WORDS = new Set([
-  "please",
-  "quickly",
-  "kindly",
-  "now",
-  "then",
-  "also",
-  "i",
-  "we",
-  "want",
-  "need",
-  "to",
-  "how",
-]);
-
-/** Words that ask for more about one thing rather than name a thing. */
-const GENERIC_WORDS = new Set(["details", "detail", "information", "info", "data", "entries", "entry", "properties"]);
-
-const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
-const CLUSTER_WORDS = new Set(["cluster", "datacenter", "datacentre"]);
-const TARGET_WORDS = new Set(["to", "onto", "into", "from"]);
-/** Prepositions that make a named guest the place of the request rather than its object. */
-const PLACE_WORDS = new Set(["to", "in", "into", "inside", "on", "of", "from", "for"]);
-/** Words that open a question about what is: its answer is read, not written. */
-const QUESTION_WORDS = new Set(["which", "what", "whats", "is", "are", "does", "do", "how", "who", "when", "where"]);
-/** Words that ask for all of something: "every guest", "all VMs", "VMs" (a plural). */
-const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
-const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
 
 interface Concept {
   /** term -> weight within the concept (the best matching term counts). */
@@ -97,6 +71,10 @@ interface Concept {
   /** For a phrase: where it starts in the query and the API words of its groups. */
   at?: number;
   leads?: string[];
+  /** For a value: the stem of the kind of object it names ("user" for "carol@pve"). */
+  names?: string;
+  /** For a phrase: the stems of its groups' API words, which name what the phrase names ("mount point": mp). */
+  leadStems?: Set<string>;
 }
 
 export interface QueryAnalysis {
@@ -106,7 +84,7 @@ export interface QueryAnalysis {
   method: MethodName | undefined;
   /** Whether the method was said (a verb) or assumed (a question or a noun phrase reads). */
   methodStated: boolean;
-  guest: "qemu" | "lxc" | "any" | "none";
+  guest: GuestFacet;
   /** The query is about one particular object: it names one (a number, an ID, a path) or asks for its details. */
   oneItem: boolean;
   /** The query names one guest by number ("VM 100", "container 105"). */
@@ -125,146 +103,63 @@ export interface QueryAnalysis {
   question: boolean;
   /** The query names an existing guest as the place of what it asks ("to VM 120"). */
   guestIsPlace: boolean;
+  /** The query opens with a verb of no known method ("reserve a static IP"): it asks for an action. */
+  acts: boolean;
+  /** Stems of the kinds of object the query adds something to ("group" in "to the admins group"). */
+  places: Set<string>;
 }
 
-/** How much a word counts: values such as names, IDs and paths count little. */
-function chunkWeight(chunk: string): number {
-  // A colon or stop at the end is punctuation ("healthy:"), inside it makes a value ("vm:100").
-  if (/[/@:=]/.test(chunk.replace(/[.,;:!?]+$/, ""))) return 0.3;
-  return 1;
-}
+/** Words that make what follows a new object, not an existing one. */
+const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
 
-export interface Token {
-  word: string;
-  weight: number;
-  /** The first content word of a clause, where a verb says what is wanted. */
-  clauseStart: boolean;
-  /** Part of a value such as a path or an ID ("/etc/hosts", "bob@pve"): taken literally. */
-  literal: boolean;
-  /** Part of a hyphenated name ("apt-get", "pve-firewall"): never a verb of the request. */
-  inName?: boolean;
-}
-
-/** A chunk that is a name rather than a word: a number or ID, a path, CamelCase or quoted ("PVEAuditor", "'web'"). */
-function isValue(chunk: string, base: number): boolean {
-  return base < 1 || /\d/.test(chunk) || /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) || /^["'].+["'][.,;:!?]*$/.test(chunk);
-}
-
-/**
- * The query's words with their weights; `namesValue` when it names an object (a number, an
- * ID, a path, a name); `named` the words next to such a name ("role" in "PVEAuditor role",
- * "group" in "a group called web"), which say what kind of object it is.
- */
-export function tokenize(
-  index: SearchIndex,
-  query: string,
-): { tokens: Token[]; namesValue: boolean; named: Set<string> } {
-  const tokens: Token[] = [];
-  let newClause = true;
-  let afterFrom = false;
-  let namesValue = false;
-  const named = new Set<string>();
-  // "S.M.A.R.T." -> "SMART"; "VM's" -> "VM".
-  const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
-  const chunks = text.split(/\s+/);
-  const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
-  chunks.forEach((chunk, k) => {
-    if (!isValue(chunk, chunkWeight(chunk))) return;
-    // "a group called web": the kind is the word before "called"/"named".
-    const before = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? chunks[k - 2] : chunks[k - 1];
-    for (const near of [before, chunks[k + 1]]) {
-      if (isWord(near)) named.add(stem(words(near!)[0]!, index.stems));
+/** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
+function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
+  const places = new Set<string>();
+  raw.forEach((w, i) => {
+    // "to a Gotify server" names no existing one.
+    if ((w !== "to" && w !== "into") || NEW_OBJECT.has(raw[i + 1] ?? "")) return;
+    for (const next of raw.slice(i + 1, i + 4)) {
+      const s = stem(next, index.stems);
+      if (index.collectionStems.has(s)) {
+        places.add(s);
+        break;
+      }
     }
   });
-  chunks.forEach((chunk, k) => {
-    // "a snapshot called test": what follows "called" is a name.
-    const base = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? 0.3 : chunkWeight(chunk);
-    if (isValue(chunk, base)) namesValue = true;
-    const chunkWords = words(chunk);
-    // "local-lvm" is a name, "cloud-init" a word of the API.
-    const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
-    const known =
-      hyphenated &&
-      (index.vocabulary.has(chunkWords.join("")) ||
-        index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
-    for (const w of chunkWords) {
-      let weight = base;
-      if (hyphenated && !known) weight = Math.min(weight, 0.5);
-      // "... from a template", "... with privilege separation": the means, not the goal.
-      if (afterFrom) weight *= 0.6;
-      const content = !STOPWORDS.has(w) && !LEADING_WORDS.has(w);
-      tokens.push({
-        word: w,
-        weight,
-        clauseStart: newClause && content,
-        literal: base < 1,
-        ...(hyphenated ? { inName: true } : {}),
-      });
-      if (content) newClause = false;
-    }
-    if (/[:;,.!?]$/.test(chunk)) newClause = true;
-    if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
-  });
-  return { tokens, namesValue, named };
+  return places;
 }
+
+/** The groups a verb phrase means when its object is a machine, and when it is a feature. */
+const MACHINE_SENSE = new Set(["start", "shutdown"]);
+const FEATURE_SENSE = new Set(["enable", "disable"]);
+const MACHINE_WORDS = new Set([
+  ...QEMU_WORDS,
+  ...LXC_WORDS,
+  ...GUEST_WORDS,
+  "node",
+  "nodes",
+  "host",
+  "hosts",
+  "server",
+  "servers",
+  "machine",
+  "machines",
+  "it",
+  "them",
+]);
 
 /**
- * The API's run-together names that hold a word with a known word beside it ("trim" in fstrim,
- * fs + trim), which splitting cannot find when the word itself is in no description.
+ * "turn on", "switch off": a machine is started or shut down, a feature is enabled or
+ * disabled. The first content word of the object (`after`) tells which sense is meant.
  */
-export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary">, word: string): string[] {
-  if (word.length < 4) return [];
-  const known = (part: string) => (part.length >= 3 ? index.vocabulary.has(part) : SHORT_WORDS.has(part));
-  return index.compounds.filter((c) => {
-    const rest = c.startsWith(word) ? c.slice(word.length) : c.endsWith(word) ? c.slice(0, -word.length) : "";
-    return rest.length > 0 && known(rest);
-  });
-}
-
-type VerbToken = Pick<Token, "word" | "clauseStart" | "inName">;
-
-/**
- * The method the word at `i` asks for when it is a verb of the request. A word that is as
- * often a noun counts only where a clause starts; a verb word closing a noun phrase ("the last
- * replication run") is a noun; a verb after "to" inside a clause says a purpose ("addresses
- * needed to add a node"), not the request; a word of a hyphenated name ("apt-get") is no verb.
- */
-export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | undefined {
-  const { word, clauseStart, inName } = tokens[i]!;
-  if (inName) return undefined;
-  const hinted = METHOD_HINTS[word];
-  const inherited = clauseStart ? GROUP_METHOD_HINTS.get(word) : undefined;
-  const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;
-  if (!method || clauseStart) return method;
-  const previous = tokens[i - 1]?.word;
-  const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
-  if (closes && previous && !STOPWORDS.has(previous) && !METHOD_HINTS[previous]) return undefined;
-  if (previous === "to") return undefined;
-  return method;
-}
-
-/** The method the request's verb asks for, if it says one. */
-export function statedMethod(tokens: readonly VerbToken[]): MethodName | undefined {
-  return statedMethodAt(tokens)?.method;
-}
-
-/** The request's verb: the method it asks for and where it is. */
-function statedMethodAt(tokens: readonly VerbToken[]): { method: MethodName; at: number } | undefined {
-  for (let i = 0; i < tokens.length; i++) {
-    const phrasal = PHRASAL_VERBS[`${tokens[i]!.word} ${tokens[i + 1]?.word}`];
-    if (phrasal) return { method: phrasal, at: i };
-    const method = verbAt(tokens, i);
-    if (method) return { method, at: i };
-  }
-  return undefined;
-}
-
-/** Which kind of guest the query is about, if any. */
-export function guestFacet(words: readonly string[]): QueryAnalysis["guest"] {
-  const qemu = words.some((w) => QEMU_WORDS.has(w));
-  const lxc = words.some((w) => LXC_WORDS.has(w));
-  if (words.some((w) => GUEST_WORDS.has(w)) || (qemu && lxc)) return "any";
-  return qemu ? "qemu" : lxc ? "lxc" : "none";
+function senseByObject(index: SearchIndex, ids: number[], after: readonly string[]): number[] {
+  const machine = ids.filter((id) => MACHINE_SENSE.has(index.leads[id]!));
+  const feature = ids.filter((id) => FEATURE_SENSE.has(index.leads[id]!));
+  if (machine.length === 0 || feature.length === 0) return ids;
+  const object = after.find((w) => !DETERMINERS.has(w) && !PARTICLES.has(w) && !STOPWORDS.has(w));
+  if (object === undefined) return ids;
+  const keep = MACHINE_WORDS.has(object) ? feature : machine;
+  return ids.filter((id) => !keep.includes(id));
 }
 
 /** Query words -> concepts: phrases first, then joined and split words, then single words. */
@@ -339,6 +234,16 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const sameGroup = (a: string | undefined, b: string | undefined) =>
     a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
 
+  // "local:vztmpl/debian.tar.zst", "alice@pve": the kind of value says which endpoints take it.
+  for (const chunk of query.split(/\s+/)) {
+    for (const kind of valueKinds(chunk)) {
+      const term = valueTerm(kind);
+      const concept = addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
+      // "carol@pve" names a user: the users' endpoints are asked for, as if the word were said.
+      const noun = VALUE_NOUNS[kind];
+      if (noun) concept.names = stem(noun, index.stems);
+    }
+  }
   const stated = statedMethodAt(tokens);
   let method = stated?.method;
   let methodStated = method !== undefined;
@@ -353,8 +258,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     if (phraseAt(rawStems, i, index.phrases) || !index.phrases.firstStems.has(rawStems[i]!)) continue;
     for (let j = i + 2; j < Math.min(raw.length, i + 5); j++) {
       if (verbAt(tokens, j)) break;
-      const ids = PARTICLES.has(raw[j]!) ? index.phrases.byStems.get(`${rawStems[i]} ${rawStems[j]}`) : undefined;
-      if (!ids) continue;
+      const found = PARTICLES.has(raw[j]!) ? index.phrases.byStems.get(`${rawStems[i]} ${rawStems[j]}`) : undefined;
+      if (!found) continue;
+      const ids = senseByObject(index, found, raw.slice(i + 1, j));
       const concept = groupConcept(
         ids,
         undefined,
@@ -373,8 +279,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     if (consumed[i]) continue;
     const phrase = phraseAt(rawStems, i, index.phrases);
     if (!phrase) continue;
-    const ids = phrase[0];
     let len = phrase[1];
+    const ids = senseByObject(index, phrase[0], raw.slice(i + len));
     // "lvm thin pool": phrases of one group that overlap ("lvm thin", "thin pool") are one mention.
     for (let j = i + 1; j < i + len; j++) {
       const next = phraseAt(rawStems, j, index.phrases);
@@ -390,6 +296,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     );
     phraseConcept.at = i;
     phraseConcept.leads = ids.map((id) => index.leads[id]!);
+    phraseConcept.leadStems = new Set(ids.map((id) => index.groups[id]![0]!));
     // "turn on", "get rid of": a phrase of a verb's group is a verb.
     if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) phraseConcept.verb = true;
     if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) phraseConcept.sets = true;
@@ -407,6 +314,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   let asksForOne = false;
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
+    // "cluster wide", "datacenter-wide": the scope, said by the word before.
+    if (w === "wide" && (CLUSTER_WORDS.has(raw[i - 1] ?? "") || NODE_WORDS.has(raw[i - 1] ?? ""))) return;
     let weight = tokens[i]!.weight;
     const next = raw[i + 1];
     // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
@@ -469,7 +378,16 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     method = METHOD_HINTS[lead];
     methodStated = true;
   }
-  if (!method && concepts.length > 0) method = "GET";
+  // "reserve a static IP", "nuke VM 999": a request that opens with a verb the vocabulary does
+  // not know still asks for an action, not a read.
+  const acts = !method && opensWithVerb(typed.tokens);
+  if (acts) {
+    // A verb of no known method is not what the endpoint is named by ("keep" of keep-last).
+    const first = typed.tokens.find((t) => t.clauseStart)!;
+    const verb = byKey.get(`w${stem(first.word, index.stems)}`);
+    if (verb) verb.weight *= VERB_WEIGHT;
+  }
+  if (!method && !acts && concepts.length > 0) method = "GET";
   // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
   const target = (i: number) => TARGET_WORDS.has(spoken[i - 1] ?? "") || TARGET_WORDS.has(spoken[i - 2] ?? "");
   // "on all nodes", "every node": the whole cluster.
@@ -503,6 +421,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     asksForAll,
     namesAgent,
     guestIsPlace,
+    acts,
+    places: placesOf(raw, index),
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

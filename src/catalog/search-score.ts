@@ -27,6 +27,8 @@ export interface EndpointFacts {
   agentTwin: boolean;
   /** Creates (or restores) a guest: POST on the VM or container collection. */
   createsGuest: boolean;
+  /** For a POST that adds an item to a list: the stem of what it adds ("group"). */
+  creates?: string | undefined;
 }
 
 /** What the ranking knows about the query. */
@@ -49,10 +51,14 @@ export interface QueryFacts {
   asksForAll: boolean;
   /** It speaks of the guest agent. */
   namesAgent: boolean;
+  /** It opens with a verb of no known method: an action is asked for, not a read. */
+  acts?: boolean;
   /** It is a question about what is ("which ISO images are on local"). */
   question: boolean;
   /** It names an existing guest as the place of what it asks ("to VM 120", "in container 101"). */
   guestIsPlace: boolean;
+  /** Stems of the kinds of object it adds something to ("group" in "add carol to the admins group"). */
+  places?: ReadonlySet<string>;
 }
 
 export const FACTOR = {
@@ -84,6 +90,10 @@ export const FACTOR = {
   writeForQuestion: 0.75,
   /** Creating a guest, when the query names an existing guest as the place of what it asks. */
   createInExisting: 0.7,
+  /** A read, when the query states a verb that changes something. */
+  readForWrite: 0.8,
+  /** Any write, when the query opens with a verb of no known method. */
+  unknownAction: 1.3,
 } as const;
 
 const WRITES = new Set(["POST", "PUT"]);
@@ -113,7 +123,11 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
   if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
   if (q.question && e.method !== "GET") f *= FACTOR.writeForQuestion;
+  if (q.methodStated && q.method !== "GET" && e.method === "GET") f *= FACTOR.readForWrite;
+  if (q.acts && e.method !== "GET") f *= FACTOR.unknownAction;
   // "add a second network card to VM 120": VM 120 exists; the create-VM endpoint merely lists NICs.
   if (e.createsGuest && q.guestIsPlace) f *= FACTOR.createInExisting;
+  // "add carol to the admins group", "add an IP to the blacklist ipset": the group exists.
+  if (e.creates !== undefined && q.places?.has(e.creates)) f *= FACTOR.createInExisting;
   return f;
 }

@@ -60,6 +60,8 @@ export interface SearchHints {
   homes?: ReadonlySet<string>;
 }
 
+/** An endpoint with this many parameters is a settings endpoint: it is named by the setting asked for. */
+const MANY_SETTINGS = 12;
 /** How much the best parameter of a write endpoint adds to it, against the endpoint's own match. */
 const PARAM_LIFT = 1;
 
@@ -101,8 +103,8 @@ function paramLift(
         if (best[doc] === 0) touched.push(doc);
         best[doc] = Math.max(best[doc]!, termWeight * idf * w);
         // The parameter must say something the endpoint's own name does not ("force-stop" of stopall is no intent).
-        if (canName && w >= PARAM_NAMED && concept.primaries.has(term) && !names(docs.endpointOf[doc]!, term))
-          named[doc] = 1;
+        const typed = concept.primaries.has(term) || (concept.leadStems?.has(term) ?? false);
+        if (canName && w >= PARAM_NAMED && typed && !names(docs.endpointOf[doc]!, term)) named[doc] = 1;
       }
     }
     for (const doc of touched) {
@@ -219,8 +221,15 @@ export function runSearch(
   }
   const lift = paramLift(index, analysis, caps, idfOf);
   const asked = new Set<string>();
-  for (const concept of analysis.concepts) for (const t of concept.terms.keys()) asked.add(t);
+  for (const concept of analysis.concepts) {
+    for (const t of concept.terms.keys()) asked.add(t);
+    if (concept.names) asked.add(concept.names);
+  }
   const pinned = hints.pinned ?? [];
+  const valueIds = analysis.concepts.flatMap((c) =>
+    [...c.primaries].filter((t) => t.startsWith("#")).map((t) => new Set(index.postings.get(t)?.ids ?? [])),
+  );
+  const takesValues = (id: number) => valueIds.every((ids) => ids.has(id));
   const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
     if (scores[id] === 0 && !pinned.includes(id)) continue;
@@ -237,9 +246,13 @@ export function runSearch(
       oneGuest: index.oneGuest[id] === 1,
       item: index.itemOfCollection[id] === 1,
       collectionOf: index.collectionOf[id],
+      creates: index.creates[id],
       navigation: index.navigation[id] === 1,
       websocket: index.websocket[id] === 1,
-      identityMiss: units.length ? missing / units.length : 0,
+      // A setting the query names says what an endpoint of many settings is for ("mount point":
+      // a container's config), whatever the endpoint is called.
+      identityMiss:
+        units.length && !(lift[id]! > 0 && index.settings[id]! >= MANY_SETTINGS) ? missing / units.length : 0,
       scope: index.scope[id]!,
       bulk: index.bulk[id] === 1,
       agentTwin: index.agentTwin[id] === 1,
@@ -247,8 +260,9 @@ export function runSearch(
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);
-    // A CLI-only command's nearest endpoints are first sought where the tool's other commands live.
-    const home = hints.homes?.has(homeOf(e.path)) ?? false;
+    // A CLI-only command's nearest endpoints are first sought where the tool's other commands
+    // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
+    const home = (hints.homes?.has(homeOf(e.path)) ?? false) && takesValues(id);
     const rank =
       place >= 0
         ? hints.ordered
@@ -263,7 +277,8 @@ export function runSearch(
     if (b.rank !== a.rank) return b.rank - a.rank;
     const ea = index.endpoints[a.id]!;
     const eb = index.endpoints[b.id]!;
-    return ea.path.length - eb.path.length || ea.path.localeCompare(eb.path) || ea.method.localeCompare(eb.method);
+    // Within one path, the schema's order: GET, POST, PUT, DELETE (a tie never favours deleting).
+    return ea.path.length - eb.path.length || ea.path.localeCompare(eb.path) || a.id - b.id;
   });
   diversify(results, index.families);
   const offset = Math.max(0, options.offset ?? 0);

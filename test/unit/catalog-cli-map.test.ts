@@ -91,6 +91,11 @@ describe.skipIf(!present)("PVE 9.1.3 man pages against the PVE 9.1 schema", asyn
     ["pvenode acme account list", "GET /cluster/acme/account"],
     // The verb picks the method among endpoints of one description.
     ["pveum user tfa delete", "DELETE /access/tfa/{userid}/{id}"],
+    // Worded differently, but its options are nearly all one endpoint's parameters ("--link[n]" is link[n]).
+    ["pvecm add", "POST /cluster/config/join"],
+    ["qmrestore", "POST /nodes/{node}/qemu"],
+    // ... and not when the descriptions are about different things (move_disk shares four options).
+    ["qm disk import", "no endpoint"],
     // Aliases follow their target.
     ["qm move-disk", "POST /nodes/{node}/qemu/{vmid}/move_disk"],
     ["pveum useradd", "POST /access/users"],

@@ -80,7 +80,7 @@ const present =
 describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
   const pages: Record<string, string> = {};
   if (present)
-    for (const page of ["qm.1.html", "pct.1.html", "pvesm.1.html"])
+    for (const page of ["qm.1.html", "pct.1.html", "pvesm.1.html", "pveam.1.html", "pvecm.1.html"])
       pages[page] = readFileSync(join(DOCS_DIR, page), "utf8");
   const catalog = present
     ? await withDocs(
@@ -95,6 +95,10 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     ["qm guest cmd 100", "POST /nodes/{node}/qemu/{vmid}/agent"],
     ["qm move-disk 100 scsi0 local-lvm", "POST /nodes/{node}/qemu/{vmid}/move_disk"],
     ["pvesm scan nfs 10.0.0.5", "GET /nodes/{node}/scan/nfs"],
+    // Mapped by its options: pvecm add's are join's parameters.
+    ["pvecm add 10.0.0.1 --fingerprint AA:BB", "POST /cluster/config/join"],
+    // A CLI-only command's home (aplinfo) gives way to the endpoints that take the volume ID typed.
+    ["pveam remove local:vztmpl/debian-12-standard.tar.zst", "DELETE /nodes/{node}/storage/{storage}/content/{volume}"],
   ])("%s -> %s", (query, expected) => {
     expect(first(catalog, query).first).toBe(expected);
   });

@@ -69,6 +69,17 @@ describe("scoreFactor", () => {
     ["the agent's twin, the agent named", { agentTwin: true }, { namesAgent: true }, 1],
     ["a write for a question", { method: "POST" }, { method: "GET", question: true }, FACTOR.writeForQuestion],
     ["creating a guest in an existing one", { createsGuest: true }, { guestIsPlace: true }, FACTOR.createInExisting],
+    ["a read for a stated delete", { method: "GET" }, { method: "DELETE", methodStated: true }, FACTOR.readForWrite],
+    ["a read for an assumed write: no verb said it", { method: "GET" }, { method: "POST" }, 1],
+    ["a write for a verb of no known method", { method: "DELETE" }, { acts: true }, FACTOR.unknownAction],
+    ["a read for a verb of no known method", { method: "GET" }, { acts: true }, 1],
+    [
+      "creating a group when something is added to a group",
+      { method: "POST", creates: "group" },
+      { places: new Set(["group"]) },
+      FACTOR.createInExisting,
+    ],
+    ["creating a group when it goes to a pool", { method: "POST", creates: "group" }, { places: new Set(["pool"]) }, 1],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);
   });

@@ -63,7 +63,17 @@ describe("parseTokenId", () => {
   test.each(["root@pam!mcp", "mcp@pve!agent-1", "svc.user@ldap-corp!read_only"])("accepts %s", (id) => {
     expect(parseTokenId(id)).toBe(id);
   });
-  test.each([undefined, "", "root@pam", "root!mcp", "@pam!x", "root@pam!", "root@pam!x=y", "root@pam!x y", "root@pam!1bad"])("refuses %j", (id) => {
+  test.each([
+    undefined,
+    "",
+    "root@pam",
+    "root!mcp",
+    "@pam!x",
+    "root@pam!",
+    "root@pam!x=y",
+    "root@pam!x y",
+    "root@pam!1bad",
+  ])("refuses %j", (id) => {
     expect(configError(() => parseTokenId(id)).variable).toBe("PROXMOX_TOKEN_ID");
   });
 });
@@ -91,7 +101,9 @@ describe("parseBoolean and parsePositiveInt", () => {
     expect(parseBoolean("X", value, fallback)).toBe(expected);
   });
   test("parseBoolean refuses other words", () => {
-    expect(configError(() => parseBoolean("PROXMOX_VERIFY_TLS", "maybe", true)).message).toBe("PROXMOX_VERIFY_TLS: expected true or false");
+    expect(configError(() => parseBoolean("PROXMOX_VERIFY_TLS", "maybe", true)).message).toBe(
+      "PROXMOX_VERIFY_TLS: expected true or false",
+    );
   });
   test.each([
     [undefined, 120000],
@@ -100,7 +112,9 @@ describe("parseBoolean and parsePositiveInt", () => {
     expect(parsePositiveInt("PROXMOX_TIMEOUT_MS", value, 120000, 86400000)).toBe(expected);
   });
   test.each(["0", "-5", "1.5", "10s", "99999999999"])("parsePositiveInt refuses %j", (value) => {
-    expect(configError(() => parsePositiveInt("PROXMOX_TIMEOUT_MS", value, 120000, 86400000)).variable).toBe("PROXMOX_TIMEOUT_MS");
+    expect(configError(() => parsePositiveInt("PROXMOX_TIMEOUT_MS", value, 120000, 86400000)).variable).toBe(
+      "PROXMOX_TIMEOUT_MS",
+    );
   });
 });
 
@@ -119,7 +133,11 @@ describe("readCaFile", () => {
 });
 
 describe("loadConnectionConfig", () => {
-  const base = { PROXMOX_URL: "https://pve:8006/api2/json", PROXMOX_TOKEN_ID: "mcp@pve!t", PROXMOX_TOKEN_SECRET: "s3cr3t-value" };
+  const base = {
+    PROXMOX_URL: "https://pve:8006/api2/json",
+    PROXMOX_TOKEN_ID: "mcp@pve!t",
+    PROXMOX_TOKEN_SECRET: "s3cr3t-value",
+  };
   test("defaults", () => {
     const c = loadConnectionConfig(base);
     expect(c).toEqual({

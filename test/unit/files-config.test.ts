@@ -34,12 +34,16 @@ describe("PROXMOX_FILE_ROOTS", () => {
   });
 
   test("roots are split by the path delimiter and resolved to real paths", () => {
-    const config = loadFileConfig({ PROXMOX_FILE_ROOTS: [join(base, "link-to-a"), join(base, "b"), `${join(base, "a")}/`].join(delimiter) });
+    const config = loadFileConfig({
+      PROXMOX_FILE_ROOTS: [join(base, "link-to-a"), join(base, "b"), `${join(base, "a")}/`].join(delimiter),
+    });
     expect(config?.roots).toEqual([join(base, "a"), join(base, "b")]);
   });
 
   test("empty entries between delimiters are ignored, but a value with no directory is an error", () => {
-    expect(loadFileConfig({ PROXMOX_FILE_ROOTS: `${delimiter}${join(base, "a")}${delimiter}` })?.roots).toEqual([join(base, "a")]);
+    expect(loadFileConfig({ PROXMOX_FILE_ROOTS: `${delimiter}${join(base, "a")}${delimiter}` })?.roots).toEqual([
+      join(base, "a"),
+    ]);
     expect(configError(`${delimiter}${delimiter}`)).toContain("names no directory");
   });
 
@@ -63,7 +67,11 @@ describe("PROXMOX_FILE_ROOTS", () => {
   });
 
   test("loadConfig carries the roots, and stops on a bad one", () => {
-    const env = { PROXMOX_URL: "https://pve.example.com:8006", PROXMOX_TOKEN_ID: "mcp@pve!t", PROXMOX_TOKEN_SECRET: "0123456789abcdef" };
+    const env = {
+      PROXMOX_URL: "https://pve.example.com:8006",
+      PROXMOX_TOKEN_ID: "mcp@pve!t",
+      PROXMOX_TOKEN_SECRET: "0123456789abcdef",
+    };
     expect(loadConfig(env).files).toBeUndefined();
     expect(loadConfig({ ...env, PROXMOX_FILE_ROOTS: join(base, "b") }).files?.roots).toEqual([join(base, "b")]);
     expect(() => loadConfig({ ...env, PROXMOX_FILE_ROOTS: join(base, "world") })).toThrow(ConfigError);

@@ -11,7 +11,11 @@ function body(framing: ReturnType<typeof frameUpload>, file: Buffer): Buffer {
 }
 
 /** Feeds a body to the fake's pve-http-server-style parser in chunks of `chunk` bytes. */
-function parse(whole: Buffer, boundary: string, chunk = whole.length): { params: Record<string, string>; data: Buffer } {
+function parse(
+  whole: Buffer,
+  boundary: string,
+  chunk = whole.length,
+): { params: Record<string, string>; data: Buffer } {
   const parts: Buffer[] = [];
   const parser = new MultipartUploadParser(boundary, whole.length, (data) => parts.push(Buffer.from(data)));
   for (let i = 0; i < whole.length; i += chunk) parser.push(whole.subarray(i, i + chunk));
@@ -21,7 +25,12 @@ function parse(whole: Buffer, boundary: string, chunk = whole.length): { params:
 
 describe("frameUpload", () => {
   test("writes the parts in Proxmox's order, the file part last with its exact Content-Disposition", () => {
-    const framing = frameUpload({ checksum: "abc", content: "iso", "checksum-algorithm": "sha256" }, "debian.iso", 3, B);
+    const framing = frameUpload(
+      { checksum: "abc", content: "iso", "checksum-algorithm": "sha256" },
+      "debian.iso",
+      3,
+      B,
+    );
     expect(framing.head.toString()).toBe(
       `--${B}\r\nContent-Disposition: form-data; name="content"\r\n\r\niso\r\n` +
         `--${B}\r\nContent-Disposition: form-data; name="checksum-algorithm"\r\n\r\nsha256\r\n` +
@@ -34,7 +43,9 @@ describe("frameUpload", () => {
   test("only the text parts present are written", () => {
     const framing = frameUpload({ content: "vztmpl" }, "t.tar.zst", 0, B);
     expect(framing.head.toString()).not.toContain("checksum");
-    expect(framing.head.toString().startsWith(`--${B}\r\nContent-Disposition: form-data; name="content"\r\n`)).toBe(true);
+    expect(framing.head.toString().startsWith(`--${B}\r\nContent-Disposition: form-data; name="content"\r\n`)).toBe(
+      true,
+    );
   });
 
   test("Content-Length is computed in advance from the file size", () => {
@@ -87,7 +98,12 @@ describe("the body through the fake's pve-http-server parser", () => {
 
   for (const chunk of [file.length * 2, 65_536, 1000, 7]) {
     test(`round trip byte-exact with ${chunk}-byte reads`, () => {
-      const framing = frameUpload({ content: "iso", "checksum-algorithm": "sha256", checksum: "c0ffee", node: "x" }, "d.iso", file.length, B);
+      const framing = frameUpload(
+        { content: "iso", "checksum-algorithm": "sha256", checksum: "c0ffee", node: "x" },
+        "d.iso",
+        file.length,
+        B,
+      );
       const { params, data } = parse(body(framing, file), B, chunk);
       expect(params).toEqual({ content: "iso", "checksum-algorithm": "sha256", checksum: "c0ffee", filename: "d.iso" });
       expect(createHash("sha256").update(data).digest("hex")).toBe(createHash("sha256").update(file).digest("hex"));
@@ -109,7 +125,9 @@ describe("the body through the fake's pve-http-server parser", () => {
   });
 
   test("a file part with another field name fails with Proxmox's message", () => {
-    const wrong = Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.iso"\r\n\r\nDATA\r\n--${B}--\r\n`);
+    const wrong = Buffer.from(
+      `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.iso"\r\n\r\nDATA\r\n--${B}--\r\n`,
+    );
     expect(() => parse(wrong, B)).toThrow("wrong field name 'file' for file upload, expected 'filename'");
   });
 
@@ -121,7 +139,9 @@ describe("the body through the fake's pve-http-server parser", () => {
   });
 
   test("a differently spelled Content-Disposition is never found", () => {
-    const wrong = Buffer.from(`--${B}\r\ncontent-disposition: form-data; name="filename"; filename="a.iso"\r\n\r\nDATA\r\n--${B}--\r\n`);
+    const wrong = Buffer.from(
+      `--${B}\r\ncontent-disposition: form-data; name="filename"; filename="a.iso"\r\n\r\nDATA\r\n--${B}--\r\n`,
+    );
     expect(() => parse(wrong, B)).toThrow("upload failed");
   });
 

@@ -32,7 +32,8 @@ beforeEach(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "pve-files-resolver-")));
   root = join(base, "files");
   outside = join(base, "outside");
-  for (const dir of [root, join(root, "iso"), outside, join(base, "files-evil"), join(base, "files2")]) mkdirSync(dir, { mode: 0o755 });
+  for (const dir of [root, join(root, "iso"), outside, join(base, "files-evil"), join(base, "files2")])
+    mkdirSync(dir, { mode: 0o755 });
   writeFileSync(join(root, "iso", "good.iso"), "good bytes");
   writeFileSync(join(outside, "secret.txt"), "secret");
   writeFileSync(join(base, "files-evil", "a"), "evil");
@@ -90,12 +91,16 @@ describe("upload source", () => {
 
   test("refuses a symlink to a file outside", async () => {
     symlinkSync(join(outside, "secret.txt"), join(root, "innocent.iso"));
-    expect(await refusal(access().openForUpload(join(root, "innocent.iso")))).toContain(`resolves to ${join(outside, "secret.txt")}`);
+    expect(await refusal(access().openForUpload(join(root, "innocent.iso")))).toContain(
+      `resolves to ${join(outside, "secret.txt")}`,
+    );
   });
 
   test("refuses a file under a symlinked parent directory that leads outside", async () => {
     symlinkSync(outside, join(root, "dir"));
-    expect(await refusal(access().openForUpload(join(root, "dir", "secret.txt")))).toContain("outside the directories allowed");
+    expect(await refusal(access().openForUpload(join(root, "dir", "secret.txt")))).toContain(
+      "outside the directories allowed",
+    );
   });
 
   test("refuses a chain of symlinks ending outside", async () => {
@@ -140,7 +145,9 @@ describe("upload source", () => {
     mkdirSync(join(root, "shared"));
     chmodSync(join(root, "shared"), 0o775);
     writeFileSync(join(root, "shared", "f.iso"), "x");
-    expect(await refusal(access().openForUpload(join(root, "shared", "f.iso")))).toContain("group- or world-writable (mode 0775)");
+    expect(await refusal(access().openForUpload(join(root, "shared", "f.iso")))).toContain(
+      "group- or world-writable (mode 0775)",
+    );
   });
 
   test("refuses when the root itself became world-writable after startup", async () => {
@@ -161,7 +168,9 @@ describe("upload source", () => {
     const path = join(root, "iso", "good.iso");
     writeFileSync(join(root, "iso", "other"), "other bytes");
     const swap = () => renameSync(join(root, "iso", "other"), path);
-    expect(await refusal(access({ afterValidate: swap }).openForUpload(path))).toContain("changed between the check and the open");
+    expect(await refusal(access({ afterValidate: swap }).openForUpload(path))).toContain(
+      "changed between the check and the open",
+    );
   });
 
   test("a file swapped for a FIFO between check and open is refused without blocking", async () => {
@@ -203,7 +212,9 @@ describe("download destination", () => {
 
   test("a dangling symlink at the destination is not followed: nothing is created outside", async () => {
     symlinkSync(join(outside, "created.txt"), join(root, "dangling"));
-    expect(await refusal(access().createForDownload(join(root, "dangling")))).toContain("already exists (possibly as a symbolic link)");
+    expect(await refusal(access().createForDownload(join(root, "dangling")))).toContain(
+      "already exists (possibly as a symbolic link)",
+    );
     expect(existsSync(join(outside, "created.txt"))).toBe(false);
   });
 
@@ -239,7 +250,9 @@ describe("download destination", () => {
 
   test("refuses a parent that is a symlink leading outside, creating nothing there", async () => {
     symlinkSync(outside, join(root, "out"));
-    expect(await refusal(access().createForDownload(join(root, "out", "new.txt")))).toContain("outside the directories allowed");
+    expect(await refusal(access().createForDownload(join(root, "out", "new.txt")))).toContain(
+      "outside the directories allowed",
+    );
     expect(existsSync(join(outside, "new.txt"))).toBe(false);
   });
 

@@ -59,11 +59,13 @@ describe("HostRegistry", () => {
 
 describe("instructions", () => {
   test("several hosts: the labels, read-only ones and known versions, then the usual guidance", () => {
-    const text = serverInstructions({ hosts: [
-      { label: "site-a", readOnly: false, version: "8.4.1" },
-      { label: "site-b", readOnly: true },
-      { label: "lab", readOnly: false },
-    ] });
+    const text = serverInstructions({
+      hosts: [
+        { label: "site-a", readOnly: false, version: "8.4.1" },
+        { label: "site-b", readOnly: true },
+        { label: "lab", readOnly: false },
+      ],
+    });
     expect(text).toContain(": site-a (Proxmox VE 8.4.1), site-b (read-only), lab.");
     expect(text).toEndWith(SERVER_INSTRUCTIONS.slice(SERVER_INSTRUCTIONS.indexOf("How to work:")));
   });

@@ -45,7 +45,11 @@ describe("normalizeParameters", () => {
     expect(normalizeParameters(undefined)).toEqual({});
   });
   test("an object passes through", () => {
-    expect(normalizeParameters({ vmid: 100, force: true, vms: [1, 2] })).toEqual({ vmid: 100, force: true, vms: [1, 2] });
+    expect(normalizeParameters({ vmid: 100, force: true, vms: [1, 2] })).toEqual({
+      vmid: 100,
+      force: true,
+      vms: [1, 2],
+    });
   });
   test.each([
     ["not json", "must be an object"],
@@ -105,10 +109,13 @@ describe("names of JavaScript object internals", () => {
     expect(keepProtoKey(null)).toBeNull();
   });
 
-  test.skipIf(!haveSharedData("reserved parameter names against the PVE 9.1 schema"))("no Proxmox parameter has one of these names", () => {
-    const text = readFileSync(SCHEMA_FILES["9.1"].file, "utf8");
-    for (const name of ["__proto__", "constructor", "prototype"]) expect(text).not.toContain(`"${name}"`);
-  });
+  test.skipIf(!haveSharedData("reserved parameter names against the PVE 9.1 schema"))(
+    "no Proxmox parameter has one of these names",
+    () => {
+      const text = readFileSync(SCHEMA_FILES["9.1"].file, "utf8");
+      for (const name of ["__proto__", "constructor", "prototype"]) expect(text).not.toContain(`"${name}"`);
+    },
+  );
 });
 
 describe("receivedParams: what pve-http-server's decode_urlencoded makes of encodeParams' output", () => {
@@ -119,7 +126,10 @@ describe("receivedParams: what pve-http-server's decode_urlencoded makes of enco
     [{ vms: ["", "101"] }, { vms: ["101"] }],
     [{ vms: ["101", "", "102", "103"] }, { vms: ["102", "103"] }],
     [{ vms: [] }, {}],
-    [{ flag: false, n: 0, text: " " }, { flag: false, n: 0, text: " " }],
+    [
+      { flag: false, n: 0, text: " " },
+      { flag: false, n: 0, text: " " },
+    ],
   ] as [Params, Params][])("%j -> %j", (params, expected) => {
     expect(receivedParams(params)).toEqual(expected);
   });

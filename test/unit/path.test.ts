@@ -7,13 +7,22 @@ describe("validateApiPath accepts", () => {
     ["/", "/"],
     ["/version", "/version"],
     ["/nodes/pve1/qemu/100/status/current", "/nodes/pve1/qemu/100/status/current"],
-    ["/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso", "/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso"],
-    ["/nodes/pve/storage/local/content/local:iso%2Fdebian.iso", "/nodes/pve/storage/local/content/local:iso%2Fdebian.iso"],
+    [
+      "/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso",
+      "/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso",
+    ],
+    [
+      "/nodes/pve/storage/local/content/local:iso%2Fdebian.iso",
+      "/nodes/pve/storage/local/content/local:iso%2Fdebian.iso",
+    ],
     ["/cluster/ha/resources/vm:100", "/cluster/ha/resources/vm:100"],
     ["/access/users/mcp@pve", "/access/users/mcp@pve"],
     ["/nodes/pve/qemu/100/snapshot/before upgrade", "/nodes/pve/qemu/100/snapshot/before%20upgrade"],
     ["/nodes/pvé", "/nodes/pv%C3%A9"],
-    ["/nodes/pve/tasks/UPID:pve:00010D94:001CA6EA:6124E1B9:vzdump:100:root@pam:/status", "/nodes/pve/tasks/UPID:pve:00010D94:001CA6EA:6124E1B9:vzdump:100:root@pam:/status"],
+    [
+      "/nodes/pve/tasks/UPID:pve:00010D94:001CA6EA:6124E1B9:vzdump:100:root@pam:/status",
+      "/nodes/pve/tasks/UPID:pve:00010D94:001CA6EA:6124E1B9:vzdump:100:root@pam:/status",
+    ],
     ["/a.b/..c", "/a.b/..c"],
   ])("%s", (input, expected) => {
     expect(validateApiPath(input)).toBe(expected);
@@ -76,25 +85,36 @@ describe("serverView: the path as Proxmox routes it", () => {
     ["/nodes/pve/qemu/100/status/stop", "/nodes/pve/qemu/100/status/stop"],
     ["/nodes/pve/qemu%2F100/status/stop", "/nodes/pve/qemu/100/status/stop"],
     ["/nodes/pve1%2Fexecute", "/nodes/pve1/execute"],
-    ["/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso", "/nodes/pve/storage/local/content/local:iso/debian.iso"],
+    [
+      "/nodes/pve/storage/local/content/local%3Aiso%2Fdebian.iso",
+      "/nodes/pve/storage/local/content/local:iso/debian.iso",
+    ],
   ])("%s -> %s", (path, expected) => {
     expect(serverView(validateApiPath(path))).toBe(expected);
   });
-  test.each([
-    ["/nodes/a/x%2F..%2Fy"],
-    ["/nodes/a/%2E%2E%2Fy"],
-    ["/nodes/a/x%2F."],
-  ])("an encoded '/' cannot smuggle a dot segment: %s", (path) => {
-    expect(() => validateApiPath(path)).toThrow("'.' and '..'");
-  });
+  test.each([["/nodes/a/x%2F..%2Fy"], ["/nodes/a/%2E%2E%2Fy"], ["/nodes/a/x%2F."]])(
+    "an encoded '/' cannot smuggle a dot segment: %s",
+    (path) => {
+      expect(() => validateApiPath(path)).toThrow("'.' and '..'");
+    },
+  );
 });
 
 describe("pathSegments: the segments as PVE::RESTHandler routes them", () => {
   test.each([
     ["/nodes/pve/qemu/100/status/stop", ["nodes", "pve", "qemu", "100", "status", "stop"]],
-    ["/nodes/pve/storage/pbs/content/pbs:backup/vm/100/2025-01-01T00:00:00Z", ["nodes", "pve", "storage", "pbs", "content", "pbs:backup/vm/100/2025-01-01T00:00:00Z"]],
-    ["/nodes/pve/storage/local/content/local:iso%2Fa.iso", ["nodes", "pve", "storage", "local", "content", "local:iso/a.iso"]],
-    ["/nodes/pve/storage/local/content/local%3A100/vm-100-disk-0.qcow2/", ["nodes", "pve", "storage", "local", "content", "local:100/vm-100-disk-0.qcow2"]],
+    [
+      "/nodes/pve/storage/pbs/content/pbs:backup/vm/100/2025-01-01T00:00:00Z",
+      ["nodes", "pve", "storage", "pbs", "content", "pbs:backup/vm/100/2025-01-01T00:00:00Z"],
+    ],
+    [
+      "/nodes/pve/storage/local/content/local:iso%2Fa.iso",
+      ["nodes", "pve", "storage", "local", "content", "local:iso/a.iso"],
+    ],
+    [
+      "/nodes/pve/storage/local/content/local%3A100/vm-100-disk-0.qcow2/",
+      ["nodes", "pve", "storage", "local", "content", "local:100/vm-100-disk-0.qcow2"],
+    ],
     ["/nodes/pve/storage/local/content", ["nodes", "pve", "storage", "local", "content"]],
     ["/nodes/pve/storage/local/prunebackups", ["nodes", "pve", "storage", "local", "prunebackups"]],
     ["/nodes/pve/storage/local/file-restore/list", ["nodes", "pve", "storage", "local", "file-restore", "list"]],
@@ -104,6 +124,14 @@ describe("pathSegments: the segments as PVE::RESTHandler routes them", () => {
   });
 
   test("writtenSegments keeps every '/' written as a separator", () => {
-    expect(writtenSegments("/nodes/pve/storage/local/content/local:iso/a.iso")).toEqual(["nodes", "pve", "storage", "local", "content", "local:iso", "a.iso"]);
+    expect(writtenSegments("/nodes/pve/storage/local/content/local:iso/a.iso")).toEqual([
+      "nodes",
+      "pve",
+      "storage",
+      "local",
+      "content",
+      "local:iso",
+      "a.iso",
+    ]);
   });
 });

@@ -62,9 +62,13 @@ describe("PUT /access/acl through guestsTouched", () => {
   });
   test("/, /vms and pools reach guests that are not named", () => {
     expect(touches({ path: "/" }).all?.action).toBe("the ACL on /, which propagates to every guest");
-    expect(touches({ path: "//vms/", propagate: 1 }).all?.action).toBe("the ACL on /vms, which propagates to every guest");
+    expect(touches({ path: "//vms/", propagate: 1 }).all?.action).toBe(
+      "the ACL on /vms, which propagates to every guest",
+    );
     expect(touches({ path: "/vms", propagate: 0 }).all).toBeUndefined();
-    expect(touches({ path: "/pool/prod", delete: 1 }).all?.action).toBe("the ACL on pool prod, whose guests cannot be checked locally");
+    expect(touches({ path: "/pool/prod", delete: 1 }).all?.action).toBe(
+      "the ACL on pool prod, whose guests cannot be checked locally",
+    );
     expect(touches({ path: "/storage/local" }).all).toBeUndefined();
   });
 });

@@ -9,25 +9,74 @@ import type { Params } from "../../src/proxmox/params.ts";
 import { pathSegments } from "../../src/proxmox/path.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
-const judge = (method: HttpMethod, path: string, params: Params = {}) => allGuestsAction(pathSegments(path), params, method);
+const judge = (method: HttpMethod, path: string, params: Params = {}) =>
+  allGuestsAction(pathSegments(path), params, method);
 
 describe("the all-guests table", () => {
   const reaches: [string, HttpMethod, string, Params, RegExp][] = [
-    ["prune without vmid", "DELETE", "/nodes/pve1/storage/pbs/prunebackups", {}, /pruning the backups of every guest on storage pbs/],
-    ["prune of one type", "DELETE", "/nodes/pve1/storage/pbs/prunebackups", { type: "qemu" }, /every qemu guest on storage pbs/],
-    ["remove an LVM volume group", "DELETE", "/nodes/pve1/disks/lvm/vg0", { "cleanup-disks": 1 }, /removing LVM volume group vg0 on node pve1, with every guest volume on it/],
-    ["remove an LVM thin pool", "DELETE", "/nodes/pve1/disks/lvmthin/data", { "volume-group": "pve" }, /LVM thin pool data/],
+    [
+      "prune without vmid",
+      "DELETE",
+      "/nodes/pve1/storage/pbs/prunebackups",
+      {},
+      /pruning the backups of every guest on storage pbs/,
+    ],
+    [
+      "prune of one type",
+      "DELETE",
+      "/nodes/pve1/storage/pbs/prunebackups",
+      { type: "qemu" },
+      /every qemu guest on storage pbs/,
+    ],
+    [
+      "remove an LVM volume group",
+      "DELETE",
+      "/nodes/pve1/disks/lvm/vg0",
+      { "cleanup-disks": 1 },
+      /removing LVM volume group vg0 on node pve1, with every guest volume on it/,
+    ],
+    [
+      "remove an LVM thin pool",
+      "DELETE",
+      "/nodes/pve1/disks/lvmthin/data",
+      { "volume-group": "pve" },
+      /LVM thin pool data/,
+    ],
     ["destroy a ZFS pool", "DELETE", "/nodes/pve1/disks/zfs/tank", {}, /ZFS pool tank/],
     ["remove a directory storage", "DELETE", "/nodes/pve1/disks/directory/store", {}, /directory storage store/],
     ["wipe a disk", "PUT", "/nodes/pve1/disks/wipedisk", { disk: "/dev/sdb" }, /wiping disk \/dev\/sdb on node pve1/],
-    ["destroy a Ceph pool", "DELETE", "/nodes/pve1/ceph/pool/vms", { remove_storages: 1 }, /Ceph pool vms, with every guest disk image/],
-    ["change an HA group", "PUT", "/cluster/ha/groups/prod", { nodes: "pve2" }, /HA group prod, whose guests cannot be checked locally/],
+    [
+      "destroy a Ceph pool",
+      "DELETE",
+      "/nodes/pve1/ceph/pool/vms",
+      { remove_storages: 1 },
+      /Ceph pool vms, with every guest disk image/,
+    ],
+    [
+      "change an HA group",
+      "PUT",
+      "/cluster/ha/groups/prod",
+      { nodes: "pve2" },
+      /HA group prod, whose guests cannot be checked locally/,
+    ],
     ["delete an HA group", "DELETE", "/cluster/ha/groups/prod", {}, /HA group prod/],
     ["change an HA rule", "PUT", "/cluster/ha/rules/keep-apart", { resources: "vm:101" }, /HA rule keep-apart/],
     ["delete an HA rule", "DELETE", "/cluster/ha/rules/keep-apart", {}, /HA rule keep-apart/],
-    ["disarm HA", "POST", "/cluster/ha/status/disarm-ha", { "resource-mode": "freeze" }, /disarm-ha, which changes how HA handles every HA-managed guest/],
+    [
+      "disarm HA",
+      "POST",
+      "/cluster/ha/status/disarm-ha",
+      { "resource-mode": "freeze" },
+      /disarm-ha, which changes how HA handles every HA-managed guest/,
+    ],
     ["arm HA", "POST", "/cluster/ha/status/arm-ha", {}, /arm-ha/],
-    ["change a backup job without naming its guests", "PUT", "/cluster/backup/job1", { mode: "stop" }, /backup job job1, whose guests cannot be checked locally/],
+    [
+      "change a backup job without naming its guests",
+      "PUT",
+      "/cluster/backup/job1",
+      { mode: "stop" },
+      /backup job job1, whose guests cannot be checked locally/,
+    ],
     ["backup job of a pool", "PUT", "/cluster/backup/job1", { pool: "prod" }, /pool prod/],
     ["ACL on /", "PUT", "/access/acl", { path: "/", roles: "Administrator", users: "eve@pve" }, /ACL on \//],
     ["ACL on a pool", "PUT", "/access/acl", { path: "/pool/prod", roles: "PVEVMAdmin", users: "eve@pve" }, /pool prod/],
@@ -42,8 +91,18 @@ describe("the all-guests table", () => {
     ["prune of one guest", "DELETE", "/nodes/pve1/storage/pbs/prunebackups", { vmid: 101 }],
     ["a backup job naming its guests", "PUT", "/cluster/backup/job1", { vmid: "101,102", mode: "stop" }],
     ["creating an HA group (no members yet)", "POST", "/cluster/ha/groups", { group: "prod", nodes: "pve1" }],
-    ["a non-propagating ACL on /vms", "PUT", "/access/acl", { path: "/vms", propagate: 0, roles: "PVEVMAdmin", users: "eve@pve" }],
-    ["an ACL on a storage", "PUT", "/access/acl", { path: "/storage/local", roles: "PVEDatastoreUser", users: "eve@pve" }],
+    [
+      "a non-propagating ACL on /vms",
+      "PUT",
+      "/access/acl",
+      { path: "/vms", propagate: 0, roles: "PVEVMAdmin", users: "eve@pve" },
+    ],
+    [
+      "an ACL on a storage",
+      "PUT",
+      "/access/acl",
+      { path: "/storage/local", roles: "PVEDatastoreUser", users: "eve@pve" },
+    ],
     ["a node's status read by mistake as a write", "POST", "/nodes/pve1/status", { command: "wakeup" }],
     ["deleting a backup job", "DELETE", "/cluster/backup/job1", {}],
   ];
@@ -61,7 +120,9 @@ describe("the all-guests table", () => {
     expect(judged.narrow("100,105", "DELETE /nodes/*/disks/zfs/*")).toBe(
       "It cannot leave guests out: make this change by hand, or ask the operator to allow exactly this endpoint in PROXMOX_ALLOW (e.g. 'DELETE /nodes/*/disks/zfs/*').",
     );
-    expect(judge("POST", "/nodes/pve1/stopall")!.narrow("100", "POST /nodes/*/stopall")).toContain("Name the guests explicitly and leave out 100");
+    expect(judge("POST", "/nodes/pve1/stopall")!.narrow("100", "POST /nodes/*/stopall")).toContain(
+      "Name the guests explicitly and leave out 100",
+    );
   });
 
   test("a task of a protected guest is named by its UPID", () => {
@@ -102,7 +163,8 @@ const REVIEWED: Record<string, string> = {
   "PUT /storage/{storage}": "pool= and the rest change a storage definition: an indirect effect, not covered",
   "DELETE /storage/{storage}": "removes the storage definition, not its volumes: an indirect effect, not covered",
   "POST /nodes/{node}/disks/initgpt": "Proxmox refuses a disk that is in use",
-  "DELETE /nodes/{node}/ceph/osd/{osdid}": "replicated pools keep the data: an indirect effect on shared storage, not covered",
+  "DELETE /nodes/{node}/ceph/osd/{osdid}":
+    "replicated pools keep the data: an indirect effect on shared storage, not covered",
   "DELETE /nodes/{node}/ceph/mds/{name}": "a Ceph service: an indirect effect on shared storage, not covered",
   "DELETE /nodes/{node}/ceph/mgr/{id}": "a Ceph service: an indirect effect on shared storage, not covered",
   "DELETE /nodes/{node}/ceph/mon/{monid}": "a Ceph service: an indirect effect on shared storage, not covered",
@@ -159,16 +221,19 @@ describe.skipIf(!haveSharedData("the all-guests table against the PVE 9.1 schema
   });
 });
 
-describe.skipIf(!haveSharedData("the retired all-guests entries against the PVE 6.4, 7.4 and 8.4 schemas"))("older schemas", () => {
-  const current = new Set(candidates(SCHEMA_FILES["9.1"].file));
-  const older = [...new Set((["6.4", "7.4", "8.4"] as const).flatMap((v) => candidates(SCHEMA_FILES[v].file)))];
-  const retired = new Set(RETIRED_ALL_GUESTS.flatMap((entry) => entry.methods.map((m) => `${m} ${entry.template}`)));
+describe.skipIf(!haveSharedData("the retired all-guests entries against the PVE 6.4, 7.4 and 8.4 schemas"))(
+  "older schemas",
+  () => {
+    const current = new Set(candidates(SCHEMA_FILES["9.1"].file));
+    const older = [...new Set((["6.4", "7.4", "8.4"] as const).flatMap((v) => candidates(SCHEMA_FILES[v].file)))];
+    const retired = new Set(RETIRED_ALL_GUESTS.flatMap((entry) => entry.methods.map((m) => `${m} ${entry.template}`)));
 
-  test("every candidate that 9.1 no longer has is in the retired table or reviewed", () => {
-    expect(older.filter((c) => !current.has(c) && !retired.has(c) && !(c in REVIEWED))).toEqual([]);
-  });
+    test("every candidate that 9.1 no longer has is in the retired table or reviewed", () => {
+      expect(older.filter((c) => !current.has(c) && !retired.has(c) && !(c in REVIEWED))).toEqual([]);
+    });
 
-  test("every retired entry is gone from 9.1 and a candidate of an older version", () => {
-    expect([...retired].filter((entry) => current.has(entry) || !older.includes(entry))).toEqual([]);
-  });
-});
+    test("every retired entry is gone from 9.1 and a candidate of an older version", () => {
+      expect([...retired].filter((entry) => current.has(entry) || !older.includes(entry))).toEqual([]);
+    });
+  },
+);

@@ -13,18 +13,41 @@ const redact = createRedactor(TOKEN_ID, SECRET);
 
 describe("secret-looking parameters", () => {
   test.each([
-    "password", "cipassword", "secret", "key", "token", "sshkeys", "encryption-key", "client-key", "eab-hmac-key",
-    "keyring", "lock-token", "confirmation-password", "vncticket", "header", "otp", "totp", "master-pubkey",
+    "password",
+    "cipassword",
+    "secret",
+    "key",
+    "token",
+    "sshkeys",
+    "encryption-key",
+    "client-key",
+    "eab-hmac-key",
+    "keyring",
+    "lock-token",
+    "confirmation-password",
+    "vncticket",
+    "header",
+    "otp",
+    "totp",
+    "master-pubkey",
   ])("%p is redacted", (name) => {
     expect(isSecretName(name)).toBe(true);
   });
 
-  test.each(["keyboard", "authid", "tokenid", "token-coefficient", "generate-password", "vmid", "net0", "name", "data", "description"])(
-    "%p is kept",
-    (name) => {
-      expect(isSecretName(name)).toBe(false);
-    },
-  );
+  test.each([
+    "keyboard",
+    "authid",
+    "tokenid",
+    "token-coefficient",
+    "generate-password",
+    "vmid",
+    "net0",
+    "name",
+    "data",
+    "description",
+  ])("%p is kept", (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
 
   test("ACME plugin data holds credentials", () => {
     expect(isSecretName("data", "/cluster/acme/plugins/dns1")).toBe(true);
@@ -69,7 +92,11 @@ describe("auditLine", () => {
       method: "PUT",
       path: "/nodes/pve1/qemu/100/config",
       params: { cipassword: REDACTED, memory: 2048, description: "[redacted secret]" },
-      outcome: { result: "ok", status: 200, upid: "UPID:pve1:00001F40:000186A0:68DB1F00:qmconfig:100:[redacted token id]:" },
+      outcome: {
+        result: "ok",
+        status: 200,
+        upid: "UPID:pve1:00001F40:000186A0:68DB1F00:qmconfig:100:[redacted token id]:",
+      },
     });
   });
 
@@ -77,7 +104,11 @@ describe("auditLine", () => {
     const line = JSON.parse(
       auditLine(intent, { refusal: "refused_rule", error: "PUT refused; cipassword hunter22-long" }, time, redact),
     );
-    expect(line.outcome).toEqual({ result: "refused", refusal: "refused_rule", error: `PUT refused; cipassword ${REDACTED}` });
+    expect(line.outcome).toEqual({
+      result: "refused",
+      refusal: "refused_rule",
+      error: `PUT refused; cipassword ${REDACTED}`,
+    });
   });
 
   test("HTTP failures and transport failures are 'failed'", () => {
@@ -86,8 +117,17 @@ describe("auditLine", () => {
   });
 
   test("uploads are described by name and size", () => {
-    const upload: WriteIntent = { ...intent, method: "POST", path: "/nodes/pve1/storage/local/upload", params: { content: "iso" }, upload: { fileName: "a.iso", bytes: 5 } };
-    expect(JSON.parse(auditLine(upload, { status: 200 }, time, redact)).upload).toEqual({ fileName: "a.iso", bytes: 5 });
+    const upload: WriteIntent = {
+      ...intent,
+      method: "POST",
+      path: "/nodes/pve1/storage/local/upload",
+      params: { content: "iso" },
+      upload: { fileName: "a.iso", bytes: 5 },
+    };
+    expect(JSON.parse(auditLine(upload, { status: 200 }, time, redact)).upload).toEqual({
+      fileName: "a.iso",
+      bytes: 5,
+    });
   });
 
   test("over HTTP the client's label comes right after the time; stdio lines have no client", () => {
@@ -102,16 +142,23 @@ describe("auditLine", () => {
     [{ status: 200 }, "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config ok (200)"],
     [{ status: 500, error: "boom" }, "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config failed (500)"],
     [{ error: "connection refused" }, "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config failed"],
-    [{ refusal: "refused_rule", error: "x" }, "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config refused (refused_rule)"],
+    [
+      { refusal: "refused_rule", error: "x" },
+      "client alice: proxmox_request PUT /nodes/pve1/qemu/100/config refused (refused_rule)",
+    ],
   ])("the stderr line for %j names the client and no parameter", (outcome, text) => {
     expect(clientLogLine({ ...intent, caller: { label: "alice", readOnly: false } }, outcome)).toBe(text);
     expect(clientLogLine(intent, outcome)).toBeUndefined();
   });
 
   test("the token never appears, whatever the parameters hold", () => {
-    const leaky: WriteIntent = { ...intent, params: { comment: `PVEAPIToken=${TOKEN_ID}=${SECRET}`, other: encodeURIComponent(SECRET) } };
+    const leaky: WriteIntent = {
+      ...intent,
+      params: { comment: `PVEAPIToken=${TOKEN_ID}=${SECRET}`, other: encodeURIComponent(SECRET) },
+    };
     const line = auditLine(leaky, { status: 200 }, time, redact);
-    for (const form of [SECRET, TOKEN_ID, encodeURIComponent(SECRET), encodeURIComponent(TOKEN_ID)]) expect(line).not.toContain(form);
+    for (const form of [SECRET, TOKEN_ID, encodeURIComponent(SECRET), encodeURIComponent(TOKEN_ID)])
+      expect(line).not.toContain(form);
   });
 });
 

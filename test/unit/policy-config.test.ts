@@ -129,11 +129,14 @@ describe("the README's recommended PROXMOX_CONFIRM set", () => {
       type Node = { path: string; info?: Record<string, unknown>; children?: Node[] };
       const endpoints: [string, string][] = [];
       const walk = (node: Node): void => {
-        for (const method of Object.keys(node.info ?? {})) endpoints.push([method, node.path.replace(/\{[^}]+\}/g, "x")]);
+        for (const method of Object.keys(node.info ?? {}))
+          endpoints.push([method, node.path.replace(/\{[^}]+\}/g, "x")]);
         node.children?.forEach(walk);
       };
       (JSON.parse(text.slice(text.indexOf("["), text.lastIndexOf("]") + 1)) as Node[]).forEach(walk);
-      expect(rules.filter((rule) => !endpoints.some(([method, path]) => ruleMatches(rule, method, path))).map((r) => r.text)).toEqual([]);
+      expect(
+        rules.filter((rule) => !endpoints.some(([method, path]) => ruleMatches(rule, method, path))).map((r) => r.text),
+      ).toEqual([]);
     },
   );
 });

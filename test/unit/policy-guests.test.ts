@@ -4,7 +4,8 @@ import { guestIds, guestsTouched, haGuestIds, isTruthy, volumeGuests } from "../
 import type { Params } from "../../src/proxmox/params.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
-const ids = (path: string, params: Params = {}) => [...new Set(guestsTouched(path, params).guests.map((t) => t.vmid))].sort();
+const ids = (path: string, params: Params = {}) =>
+  [...new Set(guestsTouched(path, params).guests.map((t) => t.vmid))].sort();
 
 describe("guestsTouched: path forms", () => {
   const cases: [string, number[]][] = [
@@ -52,20 +53,65 @@ describe("guestsTouched: parameter forms", () => {
     ["replication job id", "/cluster/replication", { id: "100-0", target: "pve2" }, [100]],
     ["id elsewhere is not a guest", "/cluster/mapping/pci", { id: "100-0" }, []],
     ["disk property string", "/nodes/pve1/qemu/200/config", { scsi1: "local-lvm:vm-100-disk-0,size=32G" }, [100, 200]],
-    ["import-from in a file storage", "/nodes/pve1/qemu/200/config", { scsi1: "local-lvm:0,import-from=local:100/vm-100-disk-0.qcow2" }, [100, 200]],
+    [
+      "import-from in a file storage",
+      "/nodes/pve1/qemu/200/config",
+      { scsi1: "local-lvm:0,import-from=local:100/vm-100-disk-0.qcow2" },
+      [100, 200],
+    ],
     ["base volume", "/nodes/pve1/qemu/200/config", { scsi0: "local-zfs:base-100-disk-0" }, [100, 200]],
-    ["subvol of a container", "/nodes/pve1/lxc/200/config", { mp0: "local-zfs:subvol-100-disk-0,mp=/data" }, [100, 200]],
-    ["linked clone belongs to its base too", "/nodes/pve1/storage/local/content/x", { volume: "local:100/base-100-disk-0.qcow2/101/vm-101-disk-0.qcow2" }, [100, 101]],
-    ["restore from a vzdump archive", "/nodes/pve1/qemu", { vmid: 300, archive: "local:backup/vzdump-qemu-100-2025_01_01-00_00_00.vma.zst" }, [100, 300]],
+    [
+      "subvol of a container",
+      "/nodes/pve1/lxc/200/config",
+      { mp0: "local-zfs:subvol-100-disk-0,mp=/data" },
+      [100, 200],
+    ],
+    [
+      "linked clone belongs to its base too",
+      "/nodes/pve1/storage/local/content/x",
+      { volume: "local:100/base-100-disk-0.qcow2/101/vm-101-disk-0.qcow2" },
+      [100, 101],
+    ],
+    [
+      "restore from a vzdump archive",
+      "/nodes/pve1/qemu",
+      { vmid: 300, archive: "local:backup/vzdump-qemu-100-2025_01_01-00_00_00.vma.zst" },
+      [100, 300],
+    ],
     ["PBS snapshot", "/nodes/pve1/qemu", { vmid: 300, archive: "pbs:backup/vm/100/2025-01-01T00:00:00Z" }, [100, 300]],
-    ["PBS snapshot in a namespace", "/nodes/pve1/lxc", { vmid: 300, ostemplate: "pbs:backup/ns/prod/ct/100/2025-01-01T00:00:00Z" }, [100, 300]],
+    [
+      "PBS snapshot in a namespace",
+      "/nodes/pve1/lxc",
+      { vmid: 300, ostemplate: "pbs:backup/ns/prod/ct/100/2025-01-01T00:00:00Z" },
+      [100, 300],
+    ],
     ["volume in move_volume", "/nodes/pve1/lxc/200/move_volume", { volume: "mp0" }, [200]],
     ["VM names are not volumes", "/nodes/pve1/qemu", { vmid: 300, name: "vm-100-web" }, [300]],
-    ["descriptions are not volumes", "/nodes/pve1/qemu/300/config", { description: "vm-100-disk-0 copied here" }, [300]],
+    [
+      "descriptions are not volumes",
+      "/nodes/pve1/qemu/300/config",
+      { description: "vm-100-disk-0 copied here" },
+      [300],
+    ],
     ["CIDRs are not directories", "/cluster/firewall/rules", { source: "10.0.100/24", dest: "fd00::100/64" }, []],
-    ["ip config is not a volume", "/nodes/pve1/lxc/300/config", { net0: "name=eth0,bridge=vmbr0,ip=10.0.0.100/24" }, [300]],
-    ["a download URL with numbers", "/nodes/pve1/storage/local/download-url", { url: "https://mirror.example/100/debian-100.iso", filename: "debian-100.iso", content: "iso" }, []],
-    ["batch commands are checked one by one, not as volumes", "/nodes/pve1/execute", { commands: '[{"method":"POST","path":"qemu/100/status/stop"}]' }, []],
+    [
+      "ip config is not a volume",
+      "/nodes/pve1/lxc/300/config",
+      { net0: "name=eth0,bridge=vmbr0,ip=10.0.0.100/24" },
+      [300],
+    ],
+    [
+      "a download URL with numbers",
+      "/nodes/pve1/storage/local/download-url",
+      { url: "https://mirror.example/100/debian-100.iso", filename: "debian-100.iso", content: "iso" },
+      [],
+    ],
+    [
+      "batch commands are checked one by one, not as volumes",
+      "/nodes/pve1/execute",
+      { commands: '[{"method":"POST","path":"qemu/100/status/stop"}]' },
+      [],
+    ],
     ["ISO in a cdrom", "/nodes/pve1/qemu/300/config", { ide2: "local:iso/debian-100-netinst.iso,media=cdrom" }, [300]],
   ];
   test.each(cases)("%s", (_label, path, params, expected) => {
@@ -73,7 +119,9 @@ describe("guestsTouched: parameter forms", () => {
   });
 
   test("each touch says how the guest was named", () => {
-    const vias = guestsTouched("/nodes/pve1/qemu/200/config", { scsi1: "local-lvm:vm-100-disk-0" }).guests.map((t) => t.via);
+    const vias = guestsTouched("/nodes/pve1/qemu/200/config", { scsi1: "local-lvm:vm-100-disk-0" }).guests.map(
+      (t) => t.via,
+    );
     expect(vias).toEqual(["the path (/qemu/200)", "the volume local-lvm:vm-100-disk-0 in parameter scsi1"]);
   });
 });
@@ -84,18 +132,43 @@ describe("guestsTouched: actions on all guests", () => {
     ["stopall without a list", "/nodes/pve1/stopall", { "force-stop": 1 }, { action: /stopall/, except: [] }],
     ["suspendall without a list", "/nodes/pve1/suspendall", {}, { action: /suspendall/, except: [] }],
     ["migrateall without a list", "/nodes/pve1/migrateall", { target: "pve2" }, { action: /migrateall/, except: [] }],
-    ["migrateall with an empty list", "/nodes/pve1/migrateall", { target: "pve2", vms: "" }, { action: /migrateall/, except: [] }],
+    [
+      "migrateall with an empty list",
+      "/nodes/pve1/migrateall",
+      { target: "pve2", vms: "" },
+      { action: /migrateall/, except: [] },
+    ],
     ["startall with a list", "/nodes/pve1/startall", { vms: "101" }, undefined],
     ["bulk start without a list", "/cluster/bulk-action/guest/start", {}, { action: /bulk start/, except: [] }],
-    ["bulk shutdown without a list", "/cluster/bulk-action/guest/shutdown", {}, { action: /bulk shutdown/, except: [] }],
+    [
+      "bulk shutdown without a list",
+      "/cluster/bulk-action/guest/shutdown",
+      {},
+      { action: /bulk shutdown/, except: [] },
+    ],
     ["bulk suspend without a list", "/cluster/bulk-action/guest/suspend", {}, { action: /bulk suspend/, except: [] }],
-    ["bulk migrate without a list", "/cluster/bulk-action/guest/migrate", { target: "pve2" }, { action: /bulk migrate/, except: [] }],
+    [
+      "bulk migrate without a list",
+      "/cluster/bulk-action/guest/migrate",
+      { target: "pve2" },
+      { action: /bulk migrate/, except: [] },
+    ],
     ["bulk migrate with a list", "/cluster/bulk-action/guest/migrate", { target: "pve2", vms: [101] }, undefined],
     ["vzdump all", "/nodes/pve1/vzdump", { all: 1 }, { action: /backup of all/, except: [] }],
     ["vzdump all=true", "/nodes/pve1/vzdump", { all: true }, { action: /backup of all/, except: [] }],
     ["vzdump all=0 with a vmid", "/nodes/pve1/vzdump", { all: 0, vmid: "101" }, undefined],
-    ["vzdump all with exclusions", "/nodes/pve1/vzdump", { all: 1, exclude: "100,102" }, { action: /backup of all/, except: [100, 102] }],
-    ["vzdump exclude implies all", "/nodes/pve1/vzdump", { exclude: "100" }, { action: /backup of all/, except: [100] }],
+    [
+      "vzdump all with exclusions",
+      "/nodes/pve1/vzdump",
+      { all: 1, exclude: "100,102" },
+      { action: /backup of all/, except: [100, 102] },
+    ],
+    [
+      "vzdump exclude implies all",
+      "/nodes/pve1/vzdump",
+      { exclude: "100" },
+      { action: /backup of all/, except: [100] },
+    ],
     ["vzdump of a pool", "/nodes/pve1/vzdump", { pool: "prod" }, { action: /pool prod/, except: [] }],
     ["backup job for all", "/cluster/backup", { all: 1, schedule: "daily" }, { action: /backup of all/, except: [] }],
     ["backup job update", "/cluster/backup/backup-1", { all: 1 }, { action: /backup of all/, except: [] }],
@@ -163,7 +236,9 @@ interface SchemaNode {
   children?: SchemaNode[];
 }
 
-function writeEndpoints(file: string): { method: string; path: string; properties: Record<string, { format?: unknown; type?: string }> }[] {
+function writeEndpoints(
+  file: string,
+): { method: string; path: string; properties: Record<string, { format?: unknown; type?: string }> }[] {
   const text = readFileSync(file, "utf8");
   const tree = JSON.parse(text.slice(text.indexOf("["), text.lastIndexOf("]") + 1)) as SchemaNode[];
   const out: { method: string; path: string; properties: Record<string, { format?: unknown; type?: string }> }[] = [];
@@ -178,7 +253,10 @@ function writeEndpoints(file: string): { method: string; path: string; propertie
 }
 
 function concrete(path: string, vmid: string): string {
-  return path.replace(/\{vmid\}/g, vmid).replace(/\{node\}/g, "pve1").replace(/\{[^}]+\}/g, "x");
+  return path
+    .replace(/\{vmid\}/g, vmid)
+    .replace(/\{node\}/g, "pve1")
+    .replace(/\{[^}]+\}/g, "x");
 }
 
 const GUEST_FORMATS: Record<string, string> = {
@@ -207,7 +285,8 @@ describe.skipIf(!haveSharedData("policy guest forms against the PVE 9.1 schema")
         const value = typeof schema.format === "string" ? GUEST_FORMATS[schema.format] : undefined;
         if (value === undefined || name === "exclude") continue;
         checked++;
-        if (!ids(concrete(e.path, "999"), { [name]: value }).includes(100)) missed.push(`${e.method} ${e.path} ${name}`);
+        if (!ids(concrete(e.path, "999"), { [name]: value }).includes(100))
+          missed.push(`${e.method} ${e.path} ${name}`);
       }
     }
     expect(checked).toBeGreaterThan(100);
@@ -228,7 +307,9 @@ describe.skipIf(!haveSharedData("policy guest forms against the PVE 9.1 schema")
     ]);
     for (const e of withList) {
       expect(guestsTouched(concrete(e.path, "999"), {}).all).toBeDefined();
-      const listed = guestsTouched(concrete(e.path, "999"), { vms: e.properties.vms?.type === "array" ? [101] : "101" });
+      const listed = guestsTouched(concrete(e.path, "999"), {
+        vms: e.properties.vms?.type === "array" ? [101] : "101",
+      });
       expect(listed.all).toBeUndefined();
       expect(listed.guests.map((t) => t.vmid)).toEqual([101]);
     }
@@ -243,6 +324,8 @@ describe("ACLs on a guest", () => {
     ["/storage/local", []],
     ["/pool/vms100", []],
   ])("PUT /access/acl path=%s touches %j", (aclPath, expected) => {
-    expect(guestsTouched("/access/acl", { path: aclPath, roles: "PVEVMAdmin", users: "eve@pve" }).guests.map((g) => g.vmid)).toEqual(expected);
+    expect(
+      guestsTouched("/access/acl", { path: aclPath, roles: "PVEVMAdmin", users: "eve@pve" }).guests.map((g) => g.vmid),
+    ).toEqual(expected);
   });
 });

@@ -30,12 +30,32 @@ describe("parseProtectedGuests", () => {
     ["entry not an object", '{"protected_vms": [100]}', /protected_vms\[0\] is not an object/],
     ["vmid missing", '{"protected_vms": [{"name": "a", "reason": "b"}]}', /protected_vms\[0\]\.vmid/],
     ["vmid below 100", '{"protected_vms": [{"vmid": 99, "name": "a", "reason": "b"}]}', /\.vmid must be a guest id/],
-    ["vmid fractional", '{"protected_vms": [{"vmid": 100.5, "name": "a", "reason": "b"}]}', /\.vmid must be a guest id/],
+    [
+      "vmid fractional",
+      '{"protected_vms": [{"vmid": 100.5, "name": "a", "reason": "b"}]}',
+      /\.vmid must be a guest id/,
+    ],
     ["reason missing", '{"protected_vms": [{"vmid": 100, "name": "a"}]}', /\.reason must be a non-empty string/],
-    ["name empty", '{"protected_vms": [{"vmid": 100, "name": " ", "reason": "b"}]}', /\.name must be a non-empty string/],
-    ["typo in a key", '{"protected_vms": [{"vmid": 100, "name": "a", "reason": "b", "hots": "x"}]}', /unknown key\(s\) hots/],
-    ["host not a string", '{"protected_vms": [{"vmid": 100, "name": "a", "reason": "b", "host": 1}]}', /\.host must be/],
-    ["duplicate", '{"protected_vms": [{"vmid": 100, "name": "a", "reason": "b"}, {"vmid": "100", "name": "c", "reason": "d"}]}', /listed twice/],
+    [
+      "name empty",
+      '{"protected_vms": [{"vmid": 100, "name": " ", "reason": "b"}]}',
+      /\.name must be a non-empty string/,
+    ],
+    [
+      "typo in a key",
+      '{"protected_vms": [{"vmid": 100, "name": "a", "reason": "b", "hots": "x"}]}',
+      /unknown key\(s\) hots/,
+    ],
+    [
+      "host not a string",
+      '{"protected_vms": [{"vmid": 100, "name": "a", "reason": "b", "host": 1}]}',
+      /\.host must be/,
+    ],
+    [
+      "duplicate",
+      '{"protected_vms": [{"vmid": 100, "name": "a", "reason": "b"}, {"vmid": "100", "name": "c", "reason": "d"}]}',
+      /listed twice/,
+    ],
   ];
   test.each(malformed)("%s is refused with a message saying what is wrong", (_label, text, message) => {
     expect(() => parseProtectedGuests(text)).toThrow(message);
@@ -67,6 +87,10 @@ describe("loadProtection", () => {
   test("a malformed file fails closed with the parse problem", () => {
     const file = join(dir, "bad.json");
     writeFileSync(file, '{"protected_vms": [{"vmid": 100}]}');
-    expect(loadProtection(file)).toMatchObject({ status: "broken", file, problem: expect.stringContaining(".name must be") });
+    expect(loadProtection(file)).toMatchObject({
+      status: "broken",
+      file,
+      problem: expect.stringContaining(".name must be"),
+    });
   });
 });

@@ -29,9 +29,19 @@ describe("judgeRead", () => {
     ["/nodes/pve1/qemu/0100/agent/exec-status", { pid: 1 }, "guest-content", [100]],
     ["/nodes/pve1/qemu/100/agent/some-future-command", {}, "guest-content", [100]],
     ["/nodes/pve1/storage/pbs/file-restore/list", { volume: PBS_100, filepath: "/" }, "guest-content", [100]],
-    ["/nodes/pve1/storage/pbs/file-restore/download", { volume: "backup/ct/105/2025-01-01T00:00:00Z", filepath: "L2V0Yw==" }, "guest-content", [105]],
+    [
+      "/nodes/pve1/storage/pbs/file-restore/download",
+      { volume: "backup/ct/105/2025-01-01T00:00:00Z", filepath: "L2V0Yw==" },
+      "guest-content",
+      [105],
+    ],
     ["/nodes/pve1/qemu/100/cloudinit/dump", { type: "user" }, "guest-content", [100]],
-    ["/nodes/pve1/vzdump/extractconfig", { volume: "local:backup/vzdump-qemu-100-2025_01_01-00_00_00.vma.zst" }, "guest-content", [100]],
+    [
+      "/nodes/pve1/vzdump/extractconfig",
+      { volume: "local:backup/vzdump-qemu-100-2025_01_01-00_00_00.vma.zst" },
+      "guest-content",
+      [100],
+    ],
     ["/nodes/pve1/vzdump/extractconfig", { volume: "pbs:backup/host/web/2025-01-01T00:00:00Z" }, "guest-content", []],
   ] as [string, Params, string, number[]][])("%s is %s of %j", (path, params, reach, guests) => {
     const judged = judge(path, params);
@@ -54,7 +64,9 @@ describe("judgeRead", () => {
   });
 });
 
-const PROTECTED = JSON.stringify({ protected_vms: [{ vmid: 100, name: "mcp-host", reason: "the VM this server runs in" }] });
+const PROTECTED = JSON.stringify({
+  protected_vms: [{ vmid: 100, name: "mcp-host", reason: "the VM this server runs in" }],
+});
 
 function gate(env: Record<string, string> = {}, file = PROTECTED): PolicyGate {
   const policy = loadPolicyConfig({ PROXMOX_PROTECTED_VMS_FILE: "/etc/pve-mcp/protected.json", ...env });
@@ -79,8 +91,14 @@ describe("the gate on reads", () => {
     expect(read.message).toBe(
       "GET /nodes/pve1/qemu/100/agent/file-read refused: it reads a file inside the guest, and the guest is protected: 100 (mcp-host). Reason: the VM this server runs in\nReads inside protected guests and their backups are refused; facts such as agent/network-get-interfaces stay readable. Protected guests are listed in /etc/pve-mcp/protected.json.",
     );
-    expect(refusal(g, "/nodes/pve1/storage/pbs/file-restore/list", { volume: PBS_100, filepath: "/" })?.code).toBe("refused_protected_guest");
-    expect(refusal(g, "/nodes/pve1/vzdump/extractconfig", { volume: "local:backup/vzdump-lxc-100-2025_01_01-00_00_00.tar.zst" })?.code).toBe("refused_protected_guest");
+    expect(refusal(g, "/nodes/pve1/storage/pbs/file-restore/list", { volume: PBS_100, filepath: "/" })?.code).toBe(
+      "refused_protected_guest",
+    );
+    expect(
+      refusal(g, "/nodes/pve1/vzdump/extractconfig", {
+        volume: "local:backup/vzdump-lxc-100-2025_01_01-00_00_00.tar.zst",
+      })?.code,
+    ).toBe("refused_protected_guest");
     expect(refusal(g, "/nodes/pve1/qemu%2F100/agent/exec-status", { pid: 7 })?.code).toBe("refused_protected_guest");
   });
 
@@ -105,10 +123,16 @@ describe("the gate on reads", () => {
   });
 
   test("the opt-in settings lift the read-only refusals, never the protection", () => {
-    const g = gate({ PROXMOX_READ_ONLY: "true", PROXMOX_READ_ONLY_ALLOW_OUTBOUND: "true", PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT: "true" });
+    const g = gate({
+      PROXMOX_READ_ONLY: "true",
+      PROXMOX_READ_ONLY_ALLOW_OUTBOUND: "true",
+      PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT: "true",
+    });
     expect(refusal(g, "/nodes/pve1/scan/nfs", { server: "10.0.0.5" })).toBeUndefined();
     expect(refusal(g, "/nodes/pve1/qemu/101/agent/file-read", { file: "/etc/hostname" })).toBeUndefined();
-    expect(refusal(g, "/nodes/pve1/qemu/100/agent/file-read", { file: "/etc/hostname" })?.code).toBe("refused_protected_guest");
+    expect(refusal(g, "/nodes/pve1/qemu/100/agent/file-read", { file: "/etc/hostname" })?.code).toBe(
+      "refused_protected_guest",
+    );
   });
 
   test("an unusable protection file refuses reads inside any guest, and nothing else", () => {
@@ -135,7 +159,13 @@ test("read-only mode says at startup which reads it also refuses", () => {
   expect(start({ PROXMOX_READ_ONLY: "true", PROXMOX_READ_ONLY_ALLOW_OUTBOUND: "1" })).toEqual([
     "read-only mode also refuses reads inside guests and backups",
   ]);
-  expect(start({ PROXMOX_READ_ONLY: "true", PROXMOX_READ_ONLY_ALLOW_OUTBOUND: "1", PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT: "1" })).toEqual([]);
+  expect(
+    start({
+      PROXMOX_READ_ONLY: "true",
+      PROXMOX_READ_ONLY_ALLOW_OUTBOUND: "1",
+      PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT: "1",
+    }),
+  ).toEqual([]);
   expect(start({})).toEqual([]);
 });
 
@@ -143,12 +173,17 @@ test("the opt-in settings are booleans, false by default", () => {
   expect(loadPolicyConfig({}).readOnlyAllowOutbound).toBe(false);
   expect(loadPolicyConfig({}).readOnlyAllowGuestContent).toBe(false);
   expect(loadPolicyConfig({ PROXMOX_READ_ONLY_ALLOW_GUEST_CONTENT: "yes" }).readOnlyAllowGuestContent).toBe(true);
-  expect(() => loadPolicyConfig({ PROXMOX_READ_ONLY_ALLOW_OUTBOUND: "sometimes" })).toThrow("PROXMOX_READ_ONLY_ALLOW_OUTBOUND: expected true or false");
+  expect(() => loadPolicyConfig({ PROXMOX_READ_ONLY_ALLOW_OUTBOUND: "sometimes" })).toThrow(
+    "PROXMOX_READ_ONLY_ALLOW_OUTBOUND: expected true or false",
+  );
 });
 
 interface SchemaNode {
   path: string;
-  info?: Record<string, { description?: string; parameters?: { properties?: Record<string, { format?: unknown; description?: string }> } }>;
+  info?: Record<
+    string,
+    { description?: string; parameters?: { properties?: Record<string, { format?: unknown; description?: string }> } }
+  >;
   children?: SchemaNode[];
 }
 
@@ -157,7 +192,8 @@ interface SchemaNode {
 // volume, file, filepath or pid parameter, or a path under the guest agent or cloud-init.
 const ORDINARY: Record<string, string> = {
   "/nodes/{node}/storage/{storage}/content/{volume}": "a volume's attributes (size, format, notes), not its data",
-  "/nodes/{node}/qemu/{vmid}/cloudinit": "the cloud-init settings of the guest's configuration (passwords shown as **********)",
+  "/nodes/{node}/qemu/{vmid}/cloudinit":
+    "the cloud-init settings of the guest's configuration (passwords shown as **********)",
 };
 
 function candidates(file: string): string[] {

@@ -21,7 +21,12 @@ describe("parseRules", () => {
   });
 
   test("literal segments are stored decoded; a trailing slash is ignored", () => {
-    expect(parseRules("PROXMOX_ALLOW", "PUT /cluster/ha/resources/vm%3A100/")[0]!.segments).toEqual(["cluster", "ha", "resources", "vm:100"]);
+    expect(parseRules("PROXMOX_ALLOW", "PUT /cluster/ha/resources/vm%3A100/")[0]!.segments).toEqual([
+      "cluster",
+      "ha",
+      "resources",
+      "vm:100",
+    ]);
   });
 
   const invalid: [string, RegExp][] = [
@@ -70,7 +75,12 @@ describe("ruleMatches", () => {
     ["POST /nodes/**/status/*", "POST", "/nodes/pve1/status", false],
     ["POST /nodes/**/**/snapshot", "POST", "/nodes/pve1/qemu/100/snapshot", true],
     ["PUT /cluster/ha/resources/vm:100", "PUT", "/cluster/ha/resources/vm%3A100", true],
-    ["DELETE /nodes/*/storage/*/content/*", "DELETE", "/nodes/pve1/storage/local/content/local%3A100%2Fvm-100-disk-0.qcow2", true],
+    [
+      "DELETE /nodes/*/storage/*/content/*",
+      "DELETE",
+      "/nodes/pve1/storage/local/content/local%3A100%2Fvm-100-disk-0.qcow2",
+      true,
+    ],
     ["POST /nodes/PVE1/**", "POST", "/nodes/pve1/qemu", false],
     ["POST /nodes/*/qemu/*/status/stop", "POST", "/nodes/pve1/qemu/100/status/st%6Fp", true],
     ["POST /nodes/pve1", "POST", "/nodes/pve1/", true],
@@ -85,9 +95,12 @@ describe("ruleMatches", () => {
     ["DELETE /nodes/*/storage/*/content/local:iso/*", "/nodes/pve1/storage/local/content/local:iso/a.iso", true],
     ["DELETE /nodes/*/storage/*/content/local:iso/*", "/nodes/pve1/storage/local/content/local%3Aiso%2Fa.iso", false],
     ["DELETE /nodes/*/storage/*/content/*/*", "/nodes/pve1/storage/local/content/local%3Aiso%2Fa.iso", false],
-  ])("a volume id is one segment, as Proxmox routes it, or its parts as written: %p with %s -> %p", (rule, path, expected) => {
-    expect(ruleMatches(parseRules("PROXMOX_DENY", rule)[0]!, "DELETE", path)).toBe(expected);
-  });
+  ])(
+    "a volume id is one segment, as Proxmox routes it, or its parts as written: %p with %s -> %p",
+    (rule, path, expected) => {
+      expect(ruleMatches(parseRules("PROXMOX_DENY", rule)[0]!, "DELETE", path)).toBe(expected);
+    },
+  );
 
   test.each([
     ["* /nodes/pve1/**", "/nodes/localhost/qemu/101/status/stop", true, false],
@@ -100,12 +113,15 @@ describe("ruleMatches", () => {
     ["* /cluster/ha/resources/vm:101", "/cluster/ha/resources/vm:1010", false, false],
     ["* /cluster/ha/resources/vm:101", "/cluster/ha/resources/fence:101", false, false],
     ["* /cluster/ha/groups/vm:101", "/cluster/ha/groups/101", false, false],
-  ])("another spelling of the same node or HA resource: %p with %s -> refusing %p, admitting %p", (text, path, refusing, admitting) => {
-    const rule = parseRules("PROXMOX_DENY", text)[0]!;
-    expect(ruleMatches(rule, "POST", path, true)).toBe(refusing);
-    expect(ruleMatches(rule, "POST", path)).toBe(admitting);
-    expect(firstMatch([rule], "POST", path, true) !== undefined).toBe(refusing);
-  });
+  ])(
+    "another spelling of the same node or HA resource: %p with %s -> refusing %p, admitting %p",
+    (text, path, refusing, admitting) => {
+      const rule = parseRules("PROXMOX_DENY", text)[0]!;
+      expect(ruleMatches(rule, "POST", path, true)).toBe(refusing);
+      expect(ruleMatches(rule, "POST", path)).toBe(admitting);
+      expect(firstMatch([rule], "POST", path, true) !== undefined).toBe(refusing);
+    },
+  );
 
   test("firstMatch returns the first rule that matches", () => {
     const rules = parseRules("PROXMOX_DENY", "PUT /a/**, POST /a/*, * /a/b");
@@ -114,7 +130,14 @@ describe("ruleMatches", () => {
   });
 
   test("pathSegments decodes each segment without splitting on encoded slashes", () => {
-    expect(pathSegments("/nodes/pve1/storage/local/content/local%3Aiso%2Fa.iso")).toEqual(["nodes", "pve1", "storage", "local", "content", "local:iso/a.iso"]);
+    expect(pathSegments("/nodes/pve1/storage/local/content/local%3Aiso%2Fa.iso")).toEqual([
+      "nodes",
+      "pve1",
+      "storage",
+      "local",
+      "content",
+      "local:iso/a.iso",
+    ]);
     expect(pathSegments("/")).toEqual([]);
   });
 });

@@ -4,16 +4,28 @@ import { judgeNodeBridge, judgeVnet, taggedNics, type TaggedNic } from "../../sr
 
 describe("taggedNics", () => {
   test.each([
-    ["qemu NIC with a tag", { net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=10" }, [{ key: "net0", bridge: "vmbr0", vlan: "tag=10" }]],
-    ["container NIC with a tag", { net1: "name=eth0,bridge=vmbr1,ip=dhcp,tag=20" }, [{ key: "net1", bridge: "vmbr1", vlan: "tag=20" }]],
+    [
+      "qemu NIC with a tag",
+      { net0: "virtio=BC:24:11:00:00:01,bridge=vmbr0,tag=10" },
+      [{ key: "net0", bridge: "vmbr0", vlan: "tag=10" }],
+    ],
+    [
+      "container NIC with a tag",
+      { net1: "name=eth0,bridge=vmbr1,ip=dhcp,tag=20" },
+      [{ key: "net1", bridge: "vmbr1", vlan: "tag=20" }],
+    ],
     ["trunks", { net0: "virtio,bridge=vmbr0,trunks=10;20" }, [{ key: "net0", bridge: "vmbr0", vlan: "trunks=10;20" }]],
     ["no tag", { net0: "virtio,bridge=vmbr0,firewall=1" }, []],
     ["tag without a bridge", { net0: "virtio,tag=10" }, []],
     ["not a netN", { ipconfig0: "ip=dhcp", netx: "bridge=vmbr0,tag=1" }, []],
-    ["several NICs", { net0: "virtio,bridge=vmbr0,tag=1", net3: "e1000,bridge=vnet1,tag=2" }, [
-      { key: "net0", bridge: "vmbr0", vlan: "tag=1" },
-      { key: "net3", bridge: "vnet1", vlan: "tag=2" },
-    ]],
+    [
+      "several NICs",
+      { net0: "virtio,bridge=vmbr0,tag=1", net3: "e1000,bridge=vnet1,tag=2" },
+      [
+        { key: "net0", bridge: "vmbr0", vlan: "tag=1" },
+        { key: "net3", bridge: "vnet1", vlan: "tag=2" },
+      ],
+    ],
   ] as [string, Record<string, string>, TaggedNic[]][])("%s", (_label, params, expected) => {
     expect(taggedNics(params)).toEqual(expected);
   });
@@ -48,7 +60,10 @@ describe("judging bridges", () => {
 
   test("the refusal says what to do", () => {
     const verdict = judgeNodeBridge("vmbr1", "pve1", network);
-    expect(verdict).toEqual({ kind: "refuse", why: expect.stringContaining("bridge vmbr1 on node pve1 is not VLAN-aware") });
+    expect(verdict).toEqual({
+      kind: "refuse",
+      why: expect.stringContaining("bridge vmbr1 on node pve1 is not VLAN-aware"),
+    });
     expect(verdict.kind === "refuse" && verdict.why).toContain("bridge_vlan_aware=1");
   });
 
@@ -57,12 +72,18 @@ describe("judging bridges", () => {
     ["plain", "refuse"],
     ["missing", "refuse"],
   ])("vnet %s -> %s", (vnet, kind) => {
-    const vnets = [{ vnet: "aware", zone: "z", vlanaware: 1 }, { vnet: "plain", zone: "z", tag: 30 }];
+    const vnets = [
+      { vnet: "aware", zone: "z", vlanaware: 1 },
+      { vnet: "plain", zone: "z", tag: 30 },
+    ];
     expect(judgeVnet(vnet, "pve1", vnets).kind).toBe(kind as "ok");
   });
 
   test("unexpected data is treated as no interfaces", () => {
     expect(judgeNodeBridge("vmbr0", "pve1", null).kind).toBe("vnet");
-    expect(judgeVnet("vmbr0", "pve1", { not: "a list" })).toEqual({ kind: "refuse", why: expect.stringContaining("neither a bridge of node pve1 nor an SDN vnet") });
+    expect(judgeVnet("vmbr0", "pve1", { not: "a list" })).toEqual({
+      kind: "refuse",
+      why: expect.stringContaining("neither a bridge of node pve1 nor an SDN vnet"),
+    });
   });
 });

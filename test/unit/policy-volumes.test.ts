@@ -71,18 +71,55 @@ test("volumeCandidates splits property strings, args and JSON, and removes key="
 });
 
 describe("guestsTouched: guest config values that carry devices and directories", () => {
-  const ids = (path: string, params: Params) => [...new Set(guestsTouched(path, params).guests.map((t) => t.vmid))].sort();
+  const ids = (path: string, params: Params) =>
+    [...new Set(guestsTouched(path, params).guests.map((t) => t.vmid))].sort();
   test.each([
-    ["args -drive on device-mapper", "/nodes/pve1/qemu/200/config", { args: "-drive file=/dev/mapper/pve-vm--100--disk--0,if=none,id=d1" }],
-    ["args -blockdev JSON on a zvol", "/nodes/pve1/qemu/200/config", { args: '-blockdev {"driver":"host_device","filename":"/dev/zvol/rpool/data/vm-100-disk-0","node-name":"x"}' }],
-    ["args on a directory image", "/nodes/pve1/qemu/200/config", { args: "-drive file=/var/lib/vz/images/100/disk.raw,format=raw" }],
-    ["a disk given as a device path", "/nodes/pve1/qemu/200/config", { scsi1: "/dev/disk/by-id/dm-name-pve-vm--100--disk--0,backup=0" }],
-    ["import-from a device", "/nodes/pve1/qemu/200/config", { scsi2: "local-lvm:0,import-from=/dev/pve/vm-100-disk-0" }],
-    ["container bind mount of the guest's directory", "/nodes/pve1/lxc/200/config", { mp0: "/var/lib/vz/images/100,mp=/mnt/x" }],
+    [
+      "args -drive on device-mapper",
+      "/nodes/pve1/qemu/200/config",
+      { args: "-drive file=/dev/mapper/pve-vm--100--disk--0,if=none,id=d1" },
+    ],
+    [
+      "args -blockdev JSON on a zvol",
+      "/nodes/pve1/qemu/200/config",
+      { args: '-blockdev {"driver":"host_device","filename":"/dev/zvol/rpool/data/vm-100-disk-0","node-name":"x"}' },
+    ],
+    [
+      "args on a directory image",
+      "/nodes/pve1/qemu/200/config",
+      { args: "-drive file=/var/lib/vz/images/100/disk.raw,format=raw" },
+    ],
+    [
+      "a disk given as a device path",
+      "/nodes/pve1/qemu/200/config",
+      { scsi1: "/dev/disk/by-id/dm-name-pve-vm--100--disk--0,backup=0" },
+    ],
+    [
+      "import-from a device",
+      "/nodes/pve1/qemu/200/config",
+      { scsi2: "local-lvm:0,import-from=/dev/pve/vm-100-disk-0" },
+    ],
+    [
+      "container bind mount of the guest's directory",
+      "/nodes/pve1/lxc/200/config",
+      { mp0: "/var/lib/vz/images/100,mp=/mnt/x" },
+    ],
     ["container mount of an LV", "/nodes/pve1/lxc/200/config", { mp1: "/dev/pve/vm-100-disk-0,mp=/mnt/y,backup=0" }],
-    ["container device passthrough", "/nodes/pve1/lxc/200/config", { dev0: "/dev/mapper/pve-vm--100--disk--0,mode=0660" }],
-    ["container device passthrough with path=", "/nodes/pve1/lxc/200/config", { dev1: "path=/dev/zvol/rpool/data/vm-100-disk-0" }],
-    ["creating a container on another's subvolume", "/nodes/pve1/lxc", { vmid: 200, rootfs: "/rpool/data/subvol-100-disk-0" }],
+    [
+      "container device passthrough",
+      "/nodes/pve1/lxc/200/config",
+      { dev0: "/dev/mapper/pve-vm--100--disk--0,mode=0660" },
+    ],
+    [
+      "container device passthrough with path=",
+      "/nodes/pve1/lxc/200/config",
+      { dev1: "path=/dev/zvol/rpool/data/vm-100-disk-0" },
+    ],
+    [
+      "creating a container on another's subvolume",
+      "/nodes/pve1/lxc",
+      { vmid: 200, rootfs: "/rpool/data/subvol-100-disk-0" },
+    ],
   ] as [string, string, Params][])("%s", (_label, path, params) => {
     expect(ids(path, params)).toEqual([100, 200]);
   });

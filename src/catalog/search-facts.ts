@@ -1,0 +1,95 @@
+// What the ranking knows about each endpoint besides its words: what it is named by, whether
+// it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
+// directory index. Read from the schema alone; the score factors (search-score.ts) use them.
+import type { Endpoint } from "./model.ts";
+import { stem } from "./stem.ts";
+import type { TermCache } from "./search-terms.ts";
+import { STOPWORDS, words } from "./text.ts";
+
+/** Words of handler names that say what is done, which the method already tells, or which guest. */
+const IDENTITY_GENERIC = new Set(
+  "index idx get read list create update delete set add remove new vm vms ct qemu lxc cmd dir diridx".split(" "),
+);
+
+/**
+ * What each endpoint is, in words: those of its last segment and handler name that say more
+ * than the method or the guest type. A unit holds a word's stem and those of its parts.
+ */
+export function identityUnits(
+  lastWords: readonly string[][],
+  nameWords: readonly string[][],
+  terms: TermCache,
+  vocabulary: Map<string, number>,
+  stems: Map<string, string>,
+): string[][][] {
+  const generic = (w: string) => STOPWORDS.has(w) || IDENTITY_GENERIC.has(w) || /^\d+$/.test(w);
+  const unitOf = new Map<string, string[] | null>();
+  const unit = (w: string): string[] | null => {
+    let found = unitOf.get(w);
+    if (found !== undefined) return found;
+    const pieces = terms.split(w)?.filter((p) => !generic(p));
+    // Jargon of handler names that no description uses ("async") is no one's word for it, and
+    // a compound of generic words ("vmlist") is generic.
+    found =
+      generic(w) || (pieces ? pieces.length === 0 : !vocabulary.has(w))
+        ? null
+        : [stem(w, stems), ...(pieces ?? []).map((p) => stem(p, stems))];
+    unitOf.set(w, found);
+    return found;
+  };
+  return lastWords.map((last, id) => {
+    const units: string[][] = [];
+    const seen = new Set<string>();
+    for (const w of [...last, ...nameWords[id]!]) {
+      if (seen.has(w)) continue;
+      seen.add(w);
+      const u = unit(w);
+      if (u) units.push(u);
+    }
+    return units;
+  });
+}
+
+/** PUT, or a POST whose handler creates, adds or changes (create_vm, add_tfa_entry, change_repository). */
+export function isSetter(e: Endpoint): boolean {
+  if (e.method === "PUT") return true;
+  return e.method === "POST" && /^(create|add|new|update|change|set|write|register|generate)(_|$|[a-z])/.test(e.name);
+}
+
+/** A write on every guest at once: "Start all VMs and containers located on this node", "Bulk shutdown all guests". */
+export function isBulk(e: Endpoint): boolean {
+  return e.method !== "GET" && /\b(bulk|all (vms|guests|containers))\b/i.test(e.description);
+}
+
+/** GET lists whose items have a GET: the stem of what they list. */
+export function collections(endpoints: readonly Endpoint[], stems: Map<string, string>): (string | undefined)[] {
+  const itemGets = new Set(
+    endpoints
+      .filter((e) => e.method === "GET" && /\/\{[^{}]+\}$/.test(e.path))
+      .map((e) => e.path.replace(/\/\{[^{}]+\}$/, "")),
+  );
+  return endpoints.map((e) => {
+    if (e.method !== "GET" || !itemGets.has(e.path)) return undefined;
+    const last = e.path.split("/").pop()!;
+    return last.startsWith("{") ? undefined : stem(words(last).join(""), stems);
+  });
+}
+
+/** Agent commands named like one of the guest's own actions: agent/suspend-ram beside status/suspend. */
+export function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
+  const paths = new Set(endpoints.map((e) => e.path));
+  return Uint8Array.from(endpoints, (e) => {
+    const m = /^(.*)\/agent\/([a-z]+)[^/]*$/.exec(e.path);
+    return m && paths.has(`${m[1]}/status/${m[2]}`) ? 1 : 0;
+  });
+}
+
+/** A GET that only lists the child paths below it ("Directory index"). */
+export function isNavigation(e: Endpoint): boolean {
+  if (e.method !== "GET") return false;
+  if (/directory index/i.test(e.description)) return true;
+  const r = e.returns as { links?: unknown; items?: { properties?: Record<string, unknown> } } | undefined;
+  if (!r || !Array.isArray(r.links) || r.links.length === 0) return false;
+  const props = Object.keys(r.items?.properties ?? {});
+  return props.every((p) => p === "subdir");
+}

@@ -1,0 +1,256 @@
+// Query words: the chunks of a query as weighted tokens (values such as IDs and paths count
+// little), which word is the request's verb and what method it asks for, and which kind of
+// guest the words speak of. Query analysis (search-query.ts) builds on these.
+import { stem } from "./stem.ts";
+import {
+  GROUP_METHOD_HINTS,
+  METHOD_HINTS,
+  NOUN_VERBS,
+  PHRASAL_VERBS,
+  SHORT_WORDS,
+  type MethodName,
+} from "./synonyms.ts";
+import { STOPWORDS, words } from "./text.ts";
+import type { SearchIndex } from "./search-index.ts";
+
+/** Which kind of guest a query is about. */
+export type GuestFacet = "qemu" | "lxc" | "any" | "none";
+
+/** The particles of separable phrasal verbs ("turn it off", "throw the snapshot away"). */
+export const PARTICLES = new Set(["on", "off", "up", "down", "back", "away", "out"]);
+
+export const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
+export const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
+export const GUEST_WORDS = new Set(["guest", "guests"]);
+export const DETERMINERS = new Set([
+  "a",
+  "an",
+  "the",
+  "my",
+  "our",
+  "your",
+  "its",
+  "their",
+  "this",
+  "that",
+  "these",
+  "those",
+  "each",
+  "every",
+  "all",
+  "some",
+  "any",
+]);
+/** Words before the verb of a request ("please", "quickly"). */
+export const LEADING_WORDS = new Set([
+  "please",
+  "quickly",
+  "kindly",
+  "now",
+  "then",
+  "also",
+  "i",
+  "we",
+  "want",
+  "need",
+  "to",
+  "how",
+]);
+
+/** Words that ask for more about one thing rather than name a thing. */
+export const GENERIC_WORDS = new Set([
+  "details",
+  "detail",
+  "information",
+  "info",
+  "data",
+  "entries",
+  "entry",
+  "properties",
+]);
+
+export const NUMBER_WORDS = new Set(["two", "three", "four", "several", "both", "it", "them"]);
+export const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
+export const CLUSTER_WORDS = new Set(["cluster", "datacenter", "datacentre"]);
+export const TARGET_WORDS = new Set(["to", "onto", "into", "from"]);
+/** Prepositions that make a named guest the place of the request rather than its object. */
+export const PLACE_WORDS = new Set(["to", "in", "into", "inside", "on", "of", "from", "for"]);
+/** Words that open a question about what is: its answer is read, not written. */
+export const QUESTION_WORDS = new Set([
+  "which",
+  "what",
+  "whats",
+  "is",
+  "are",
+  "does",
+  "do",
+  "how",
+  "who",
+  "when",
+  "where",
+]);
+/** Words that ask for all of something: "every guest", "all VMs", "VMs" (a plural). */
+export const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
+export const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
+
+/** How much a word counts: values such as names, IDs and paths count little. */
+function chunkWeight(chunk: string): number {
+  // A colon or stop at the end is punctuation ("healthy:"), inside it makes a value ("vm:100").
+  if (/[/@:=]/.test(chunk.replace(/[.,;:!?]+$/, ""))) return 0.3;
+  return 1;
+}
+
+export interface Token {
+  word: string;
+  weight: number;
+  /** The first content word of a clause, where a verb says what is wanted. */
+  clauseStart: boolean;
+  /** Part of a value such as a path or an ID ("/etc/hosts", "bob@pve"): taken literally. */
+  literal: boolean;
+  /** Part of a hyphenated name ("apt-get", "pve-firewall"): never a verb of the request. */
+  inName?: boolean;
+}
+
+/** A chunk that is a name rather than a word: a number or ID, a path, CamelCase or quoted ("PVEAuditor", "'web'"). */
+function isValue(chunk: string, base: number): boolean {
+  return base < 1 || /\d/.test(chunk) || /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) || /^["'].+["'][.,;:!?]*$/.test(chunk);
+}
+
+/**
+ * The query's words with their weights; `namesValue` when it names an object (a number, an
+ * ID, a path, a name); `named` the words next to such a name ("role" in "PVEAuditor role",
+ * "group" in "a group called web"), which say what kind of object it is.
+ */
+export function tokenize(
+  index: SearchIndex,
+  query: string,
+): { tokens: Token[]; namesValue: boolean; named: Set<string> } {
+  const tokens: Token[] = [];
+  let newClause = true;
+  let afterFrom = false;
+  let namesValue = false;
+  const named = new Set<string>();
+  // "S.M.A.R.T." -> "SMART"; "VM's" -> "VM".
+  const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
+  const chunks = text.split(/\s+/);
+  const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
+  chunks.forEach((chunk, k) => {
+    if (!isValue(chunk, chunkWeight(chunk))) return;
+    // "a group called web": the kind is the word before "called"/"named".
+    const before = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? chunks[k - 2] : chunks[k - 1];
+    for (const near of [before, chunks[k + 1]]) {
+      if (isWord(near)) named.add(stem(words(near!)[0]!, index.stems));
+    }
+  });
+  chunks.forEach((chunk, k) => {
+    // "a snapshot called test": what follows "called" is a name.
+    const base = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? 0.3 : chunkWeight(chunk);
+    if (isValue(chunk, base)) namesValue = true;
+    const chunkWords = words(chunk);
+    // "local-lvm" is a name, "cloud-init" a word of the API.
+    const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
+    const known =
+      hyphenated &&
+      (index.vocabulary.has(chunkWords.join("")) ||
+        index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
+    for (const w of chunkWords) {
+      let weight = base;
+      if (hyphenated && !known) weight = Math.min(weight, 0.5);
+      // "... from a template", "... with privilege separation": the means, not the goal.
+      if (afterFrom) weight *= 0.6;
+      const content = !STOPWORDS.has(w) && !LEADING_WORDS.has(w);
+      tokens.push({
+        word: w,
+        weight,
+        clauseStart: newClause && content,
+        literal: base < 1,
+        ...(hyphenated ? { inName: true } : {}),
+      });
+      if (content) newClause = false;
+    }
+    if (/[:;,.!?]$/.test(chunk)) newClause = true;
+    if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
+  });
+  return { tokens, namesValue, named };
+}
+
+/**
+ * The API's run-together names that hold a word with a known word beside it ("trim" in fstrim,
+ * fs + trim), which splitting cannot find when the word itself is in no description.
+ */
+export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary">, word: string): string[] {
+  if (word.length < 4) return [];
+  const known = (part: string) => (part.length >= 3 ? index.vocabulary.has(part) : SHORT_WORDS.has(part));
+  return index.compounds.filter((c) => {
+    const rest = c.startsWith(word) ? c.slice(word.length) : c.endsWith(word) ? c.slice(0, -word.length) : "";
+    return rest.length > 0 && known(rest);
+  });
+}
+
+type VerbToken = Pick<Token, "word" | "clauseStart" | "inName"> & { literal?: boolean };
+
+/**
+ * The method the word at `i` asks for when it is a verb of the request. A word that is as
+ * often a noun counts only where a clause starts; a verb word closing a noun phrase ("the last
+ * replication run") is a noun; a verb after "to" inside a clause says a purpose ("addresses
+ * needed to add a node"), not the request; a word of a hyphenated name ("apt-get") or of a
+ * value is no verb.
+ */
+export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | undefined {
+  const { word, clauseStart, inName, literal } = tokens[i]!;
+  // A word of a name ("apt-get") or of a value ("a snapshot called test") is no verb of the request.
+  if (inName || literal) return undefined;
+  const hinted = METHOD_HINTS[word];
+  const inherited = clauseStart ? GROUP_METHOD_HINTS.get(word) : undefined;
+  const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;
+  if (!method || clauseStart) return method;
+  const previous = tokens[i - 1]?.word;
+  const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
+  if (closes && previous && !STOPWORDS.has(previous) && !METHOD_HINTS[previous]) return undefined;
+  if (previous === "to") return undefined;
+  return method;
+}
+
+/** The method the request's verb asks for, if it says one. */
+export function statedMethod(tokens: readonly VerbToken[]): MethodName | undefined {
+  return statedMethodAt(tokens)?.method;
+}
+
+/** The request's verb: the method it asks for and where it is. */
+export function statedMethodAt(tokens: readonly VerbToken[]): { method: MethodName; at: number } | undefined {
+  for (let i = 0; i < tokens.length; i++) {
+    const phrasal = PHRASAL_VERBS[`${tokens[i]!.word} ${tokens[i + 1]?.word}`];
+    if (phrasal) return { method: phrasal, at: i };
+    const method = verbAt(tokens, i);
+    if (method) return { method, at: i };
+  }
+  return undefined;
+}
+
+/** Which kind of guest the query is about, if any. */
+export function guestFacet(words: readonly string[]): GuestFacet {
+  const qemu = words.some((w) => QEMU_WORDS.has(w));
+  const lxc = words.some((w) => LXC_WORDS.has(w));
+  if (words.some((w) => GUEST_WORDS.has(w)) || (qemu && lxc)) return "any";
+  return qemu ? "qemu" : lxc ? "lxc" : "none";
+}
+
+/**
+ * Whether the request opens with a verb: its first word, not one the vocabulary reads as a
+ * method or a question, is followed (after a particle) by what a verb takes as its object: a
+ * determiner, a number, or a guest or node with its number ("pin VM 105", "tear down container
+ * 333"). A noun phrase ("cluster log of recent events") has no such object after its first word.
+ */
+export function opensWithVerb(tokens: readonly Token[]): boolean {
+  const first = tokens.findIndex((t) => t.clauseStart);
+  if (first < 0) return false;
+  const t = tokens[first]!;
+  if (t.literal || t.inName || METHOD_HINTS[t.word] || QUESTION_WORDS.has(t.word) || /\d/.test(t.word)) return false;
+  let k = first + 1;
+  if (PARTICLES.has(tokens[k]?.word ?? "")) k++;
+  const next = tokens[k];
+  if (!next) return false;
+  if (DETERMINERS.has(next.word) || NUMBER_WORDS.has(next.word) || /^\d+$/.test(next.word)) return true;
+  const guestOrNode = QEMU_WORDS.has(next.word) || LXC_WORDS.has(next.word) || NODE_WORDS.has(next.word);
+  return guestOrNode && /^\d+$/.test(tokens[k + 1]?.word ?? "");
+}

@@ -1,0 +1,70 @@
+// Values typed in a query, recognised by the kind of parameter that takes them: a volume ID
+// ("local:vztmpl/debian.tar.zst"), a user or token ID ("alice@pve", "root@pam!ci"), an HA
+// resource ("vm:100"), a task's UPID, a replication job ("100-0"), an address, a MAC, a block
+// device. Which parameters take which kind is read from the schema (formats, patterns, names
+// and descriptions of parameters), so "pveam remove local:vztmpl/x" leans to the endpoints that
+// take a volume ID, and "add carol@pve to a group" to those that take a user.
+import type { Endpoint } from "./model.ts";
+import { placeholders } from "./model.ts";
+
+export type ValueKind = "volume" | "user" | "token" | "ha" | "task" | "replication" | "cidr" | "ip" | "mac" | "device";
+
+/** The index term that stands for a kind of value (no word can look like it). */
+export const valueTerm = (kind: ValueKind) => `#${kind}`;
+
+const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
+
+/** The kinds of value a chunk of a query is, if any (punctuation around it ignored). */
+export function valueKinds(chunk: string): ValueKind[] {
+  const v = chunk.replace(/^["'(]+|["'),.;!?]+$/g, "");
+  if (/^UPID:/i.test(v)) return ["task"];
+  if (/^(?:vm|ct):\d+$/i.test(v)) return ["ha"];
+  if (/^[^\s:/@!]+@[a-z][\w.-]*![a-z][\w.-]*$/i.test(v)) return ["token"];
+  if (/^[^\s:/@!]+@[a-z][\w.-]*$/i.test(v)) return ["user"];
+  if (/^(?:[0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(v)) return ["mac"];
+  if (/^\/dev\/\S+$/.test(v)) return ["device"];
+  if (/^\d{2,}-\d+$/.test(v)) return ["replication"];
+  const slash = v.indexOf("/");
+  if (slash > 0 && IPV4.test(v.slice(0, slash)) && /^\/\d{1,2}$/.test(v.slice(slash))) return ["cidr"];
+  if (IPV4.test(v)) return ["ip"];
+  // storage:name, as pve-storage parses a volume ID (PVE::Storage::parse_volume_id).
+  if (/^[a-z][a-z0-9._-]*[a-z0-9]:[^:/\s][^\s]*$/i.test(v) && !/^https?:/i.test(v)) return ["volume"];
+  return [];
+}
+
+/** The kinds of value a parameter takes, by its format, pattern, name or description. */
+function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueKind[] {
+  const format = typeof p.format === "string" ? p.format : "";
+  const description = typeof p.description === "string" ? p.description : "";
+  const pattern = typeof p.pattern === "string" ? p.pattern : "";
+  const kinds: ValueKind[] = [];
+  if (format === "pve-volume-id" || /\bvolume (?:identifier|id)\b/i.test(description) || name === "volume")
+    kinds.push("volume");
+  if (format.startsWith("pve-userid") || name === "userid") kinds.push("user");
+  if (/\bAPI token ID\b/i.test(description)) kinds.push("token");
+  if (format.startsWith("pve-ha-resource")) kinds.push("ha");
+  if (name === "upid") kinds.push("task");
+  if (format === "pve-replication-job-id") kinds.push("replication");
+  if (/CIDR/.test(format) || name === "cidr") kinds.push("cidr");
+  if (/^(?:ip|ipv4|address)$/.test(format) || /^ip$/.test(name)) kinds.push("ip");
+  if (format === "mac-addr" || /^mac(?:addr)?$/.test(name)) kinds.push("mac");
+  if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
+  if (p.format && typeof p.format === "object") {
+    for (const [key, sub] of Object.entries(p.format)) {
+      if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
+      const text = (sub as { format?: unknown } | undefined)?.format;
+      if (typeof text === "string" && /CIDR/.test(text)) kinds.push("cidr");
+    }
+  }
+  return kinds;
+}
+
+/** Per endpoint, the kinds of value it takes: 2 where a path placeholder takes it (it names the object), else 1. */
+export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
+  const inPath = new Set(placeholders(e.path));
+  const out = new Map<ValueKind, number>();
+  for (const [name, p] of Object.entries(e.parameters)) {
+    for (const kind of parameterKinds(name, p)) out.set(kind, Math.max(out.get(kind) ?? 0, inPath.has(name) ? 2 : 1));
+  }
+  return out;
+}

@@ -1,0 +1,64 @@
+// Issue 11: values typed in a query, recognised by the kind of parameter that takes them.
+import { describe, expect, test } from "bun:test";
+import type { Endpoint } from "../../src/catalog/model.ts";
+import { endpointValueKinds, valueKinds } from "../../src/catalog/search-values.ts";
+
+describe("valueKinds", () => {
+  test.each<[string, string[]]>([
+    ["local:vztmpl/debian-12-standard.tar.zst", ["volume"]],
+    ["local-lvm:vm-100-disk-0", ["volume"]],
+    ["vm:100", ["ha"]],
+    ["ct:200,", ["ha"]],
+    ["alice@pve", ["user"]],
+    ["root@pam!ci", ["token"]],
+    ["UPID:pve1:00001234:00ABCDEF:65000000:vzdump:100:root@pam:", ["task"]],
+    ["100-0", ["replication"]],
+    ["10.1.0.0/16", ["cidr"]],
+    ["10.0.0.5", ["ip"]],
+    ["aa:bb:cc:dd:ee:ff", ["mac"]],
+    ["/dev/sdb", ["device"]],
+    ["https://example.com/x.iso", []],
+    ["/vms/100", []],
+    ["100", []],
+    ["backups", []],
+  ])("%s", (chunk, kinds) => {
+    expect(valueKinds(chunk)).toEqual(kinds as never);
+  });
+});
+
+describe("endpointValueKinds", () => {
+  const endpoint = (path: string, parameters: Record<string, unknown>) =>
+    ({ method: "PUT", path, name: "x", description: "", parameters }) as unknown as Endpoint;
+
+  test("a path placeholder names the object (2), a body parameter only takes the value (1)", () => {
+    const e = endpoint("/nodes/{node}/storage/{storage}/content/{volume}", {
+      node: { type: "string", format: "pve-node" },
+      storage: { type: "string", format: "pve-storage-id" },
+      volume: { type: "string", description: "Volume identifier" },
+    });
+    expect([...endpointValueKinds(e)]).toEqual([["volume", 2]]);
+    const restore = endpoint("/nodes/{node}/qemu", {
+      archive: { type: "string", description: "... or a proxmox storage backup volume identifier." },
+    });
+    expect([...endpointValueKinds(restore)]).toEqual([["volume", 1]]);
+  });
+
+  test("formats, patterns, names and the keys of property strings", () => {
+    const e = endpoint("/x/{userid}", {
+      userid: { type: "string", format: "pve-userid" },
+      sid: { type: "string", format: "pve-ha-resource-or-vm-id" },
+      disk: { type: "string", pattern: "^/dev/[a-zA-Z0-9\\/]+$" },
+      cidr: { type: "string", format: "IPorCIDR" },
+      "net[n]": { type: "string", format: { macaddr: { type: "string" } } },
+      permissions: { type: "string", description: "User ID or full API token ID" },
+    });
+    expect(Object.fromEntries(endpointValueKinds(e))).toEqual({
+      user: 2,
+      ha: 1,
+      device: 1,
+      cidr: 1,
+      mac: 1,
+      token: 1,
+    });
+  });
+});
