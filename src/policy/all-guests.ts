@@ -2,7 +2,7 @@
 // node, a storage, a pool, an HA group or rule, an ACL path), found by walking the PVE 9.1 API
 // schema (test/unit/policy-all-guests.test.ts derives the candidates and checks this table).
 // Pure: the path, the parameters and the method decide.
-import type { HttpMethod } from "../proxmox/client.ts";
+import type { HttpMethod } from "../proxmox/calls.ts";
 import { scalarText, type ParamValue, type Params } from "../proxmox/params.ts";
 import { aclReach } from "./acl.ts";
 import { isTruthy, readGuestIds } from "./lists.ts";

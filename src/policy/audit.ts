@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import { ConfigError } from "../settings.ts";
-import type { WriteIntent, WriteOutcome } from "../proxmox/client.ts";
+import type { WriteIntent, WriteOutcome } from "../proxmox/calls.ts";
 import type { ParamValue } from "../proxmox/params.ts";
 import { redactDeep, type Redactor } from "../proxmox/redact.ts";
 import { pathSegments } from "../proxmox/path.ts";

@@ -3,11 +3,11 @@ import type { Logger } from "../log.ts";
 import {
   HTTP_METHODS,
   type HttpMethod,
-  type ProxmoxClient,
+  type ApiReader,
   type WriteGate,
   type WriteIntent,
   type WriteOutcome,
-} from "../proxmox/client.ts";
+} from "../proxmox/calls.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
 import { receivedParams, type ParamValue, type Params } from "../proxmox/params.ts";
 import { hasEncodedSlash, pathSegments, serverView, validateApiPath } from "../proxmox/path.ts";
@@ -199,7 +199,7 @@ export class PolicyGate implements WriteGate {
     return intents;
   }
 
-  async authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void> {
+  async authorize(intent: WriteIntent, client: ApiReader, signal?: AbortSignal): Promise<void> {
     const intents = this.precheck(intent);
     if (!this.policy.vlanGuard) return;
     for (const each of intents) await checkVlan(each, client, signal);

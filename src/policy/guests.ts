@@ -2,7 +2,7 @@
 // Forms follow the PVE 9.1 API schema: pve-vmid / pve-vmid-list parameters (split as Proxmox
 // splits lists), HA resource ids, replication job ids, task ids, volume ids and device paths of
 // every storage type, ACL paths, and the actions on all guests (all-guests.ts).
-import type { HttpMethod } from "../proxmox/client.ts";
+import type { HttpMethod } from "../proxmox/calls.ts";
 import { scalarText, type ParamValue, type Params } from "../proxmox/params.ts";
 import { pathSegments } from "../proxmox/path.ts";
 import { parseUpid } from "../tasks/upid.ts";

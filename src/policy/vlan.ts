@@ -1,6 +1,6 @@
 // A guest NIC with tag= (or trunks=) on a Linux bridge without bridge-vlan-aware is accepted by
 // Proxmox and then the tag is not carried. The rules here are pure; the reads are in checkVlan.
-import type { ProxmoxClient, WriteIntent } from "../proxmox/client.ts";
+import type { ApiReader, WriteIntent } from "../proxmox/calls.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
 import type { Params } from "../proxmox/params.ts";
 import { nodeOfPath } from "../proxmox/path.ts";
@@ -105,7 +105,7 @@ function refuse(intent: WriteIntent, nic: TaggedNic, why: string): LocalRefusal 
  * Refuses a write that tags a guest NIC on a bridge that would not carry the tag. Reads the
  * node's network configuration (and SDN vnets when needed); a failed read refuses with why.
  */
-export async function checkVlan(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void> {
+export async function checkVlan(intent: WriteIntent, client: ApiReader, signal?: AbortSignal): Promise<void> {
   if (intent.method !== "POST" && intent.method !== "PUT") return;
   const nics = taggedNics(intent.params);
   if (nics.length === 0) return;

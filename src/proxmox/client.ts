@@ -1,136 +1,32 @@
 import type { Readable } from "node:stream";
 import type { ConnectionConfig } from "../config.ts";
-import { discard, readCapped } from "../http/body.ts";
 import { withDeadline } from "../http/deadline.ts";
 import { createAgent, firstHeader, request, type Dispatcher } from "../http/undici.ts";
+import { parseUpid } from "../tasks/upid.ts";
+import { httpErrorOf, readWholeAnswer } from "./answers.ts";
+import type {
+  ApiCall,
+  ApiResult,
+  CallerIdentity,
+  CallPreview,
+  HttpMethod,
+  StreamCall,
+  StreamResponse,
+  UploadCall,
+  WriteGate,
+  WriteIntent,
+  WriteOutcome,
+} from "./calls.ts";
 import { confirmationRefusal, type Confirm } from "./confirm.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "./errors.ts";
 import { checkFormSize, encodeParams, type Params } from "./params.ts";
 import { validateApiPath } from "./path.ts";
 import { createSecretRedactor, createTokensRedactor, type Redactor, type TokenCredentials } from "./redact.ts";
-import { parseUpid } from "../tasks/upid.ts";
 import { classifyTransportError } from "./transport-errors.ts";
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-/** Larger answers are not returned to the model; proxmox_download saves them to a file. */
-export const MAX_RESPONSE_BYTES = 512 * 1024;
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-/** Who a call is made for in HTTP mode: the label of the client's token (stdio has none). */
-export interface CallerIdentity {
-  label: string;
-  /** The token is marked read-only: writes are refused as in read-only mode. */
-  readOnly: boolean;
-}
-
-/** A write as the policy gate and the audit trail see it. */
-export interface WriteIntent {
-  tool: string;
-  caller?: CallerIdentity;
-  method: HttpMethod;
-  /** The validated path, relative to /api2/json. */
-  path: string;
-  params: Params;
-  upload?: { fileName: string; bytes: number };
-}
-
-export interface WriteOutcome {
-  /** "accepted" when a person confirmed the write (PROXMOX_CONFIRM). */
-  confirmation?: "accepted";
-  status?: number;
-  upid?: string;
-  error?: string;
-  refusal?: string;
-}
-
-/**
- * Local safety rules. `authorize` runs before every non-GET request leaves and throws a
- * LocalRefusal to stop it; `authorizeRead` does the same for GETs (the few that reach other
- * hosts or inside guests); `record` sees every write attempt's outcome and every refusal.
- */
-export interface WriteGate {
-  authorize(intent: WriteIntent, client: ProxmoxClient, signal?: AbortSignal): Promise<void>;
-  authorizeRead?(intent: WriteIntent): void;
-  record(intent: WriteIntent, outcome: WriteOutcome): void;
-  /** The checks of `authorize` that need no request; throws LocalRefusal. */
-  precheck(intent: WriteIntent): void;
-  /** What `authorize` would still check by reading from Proxmox, in words. */
-  deferredChecks(intent: WriteIntent): string[];
-  /** The PROXMOX_CONFIRM rule that makes this write wait for a person's yes, if any. */
-  confirmationRule(intent: WriteIntent): string | undefined;
-}
-
-/** What a call would send and what the local rules say of it, found without sending anything. */
-export interface CallPreview {
-  method: HttpMethod;
-  /** The validated path, relative to /api2/json. */
-  path: string;
-  /** The whole URL, query string included. */
-  url: string;
-  /** The form body of a POST or PUT, as sent. */
-  body?: string;
-  /** The local refusal the call would meet; undefined when the local rules let it through. */
-  refusal?: LocalRefusal;
-  /** Checks that read from Proxmox when the call is sent, and so are not made here. */
-  deferred: string[];
-  /** The PROXMOX_CONFIRM rule that would hold the call for a person's yes. */
-  confirmation?: string;
-}
-
-export interface ApiCall {
-  /** The MCP tool on whose behalf the call is made (audit trail). */
-  tool: string;
-  caller?: CallerIdentity | undefined;
-  method: HttpMethod;
-  path: string;
-  params?: Params;
-  responseFormat?: "json" | "text";
-  signal?: AbortSignal;
-  /** Asks a person about a write that PROXMOX_CONFIRM holds; without it such a write is refused. */
-  confirm?: Confirm | undefined;
-}
-
-export interface ApiResult {
-  status: number;
-  contentType: string;
-  /** The Proxmox envelope ({data, total?, changes?}) of a JSON answer. */
-  envelope?: Record<string, unknown>;
-  /** The body of a text answer, or of any answer when text was asked for. */
-  text?: string;
-  bytes: number;
-}
-
-/** A GET whose answer goes to the caller as a stream (downloads). */
-export interface StreamCall {
-  tool: string;
-  path: string;
-  /** Query-string parameters. */
-  query?: Params;
-  signal?: AbortSignal;
-}
-
-/** A POST whose body is streamed from a file (uploads). */
-export interface UploadCall {
-  tool: string;
-  caller?: CallerIdentity | undefined;
-  path: string;
-  /** Query-string parameters. */
-  query?: Params;
-  body: { stream: Readable; length: number; contentType: string };
-  /** What the gate and the audit trail see: the file and all of the upload's parameters. */
-  upload: { fileName: string; bytes: number; params: Params };
-  signal?: AbortSignal;
-  confirm?: Confirm | undefined;
-}
-
-export interface StreamResponse {
-  status: number;
-  contentType: string;
-  headers: Record<string, string | string[] | undefined>;
-  body: Readable & AsyncIterable<Uint8Array>;
-}
+// The call types live in calls.ts (below the policy, which builds on them); importers of the
+// client find them here too.
+export * from "./calls.ts";
 
 export interface ClientOptions {
   connection: ConnectionConfig;
@@ -141,12 +37,6 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** The other hosts' tokens (several hosts): removed from every output too, though never sent here. */
   alsoRedact?: readonly TokenCredentials[];
-}
-
-const TEXTUAL = /^(text\/|application\/(json|javascript|xml|x-yaml|yaml)|[^;]*\+(json|xml))/i;
-
-export function isTextual(contentType: string): boolean {
-  return contentType === "" || TEXTUAL.test(contentType);
 }
 
 interface SendRequest {
@@ -162,12 +52,6 @@ function callerOf(call: { caller?: CallerIdentity | undefined }): { caller?: Cal
   return call.caller ? { caller: call.caller } : {};
 }
 
-/** The JSON envelope as Proxmox sent it, or the text body. */
-export function resultPayload(result: ApiResult): Record<string, unknown> {
-  if (result.envelope) return { ...result.envelope };
-  return { content_type: result.contentType, text: result.text ?? "" };
-}
-
 /** One Proxmox host reached with one API token. Build one per host; nothing here is global. */
 export class ProxmoxClient {
   readonly origin: string;
@@ -176,7 +60,8 @@ export class ProxmoxClient {
   /** Removes the token in any form from text meant for a person, a model or a log. */
   readonly redact: Redactor;
   /** Removes only the secret: successful answers keep the token id, which UPIDs and ACLs contain. */
-  private readonly redactSecret: Redactor;
+  /** Removes the token from errors, and only the secret from successful answers. */
+  private readonly answerRedactors: { token: Redactor; secret: Redactor };
   private readonly apiBase: string;
   private readonly authorization: string;
   private readonly dispatcher: Dispatcher;
@@ -193,7 +78,10 @@ export class ProxmoxClient {
     this.authorization = `PVEAPIToken=${connection.tokenId}=${connection.tokenSecret}`;
     const tokens = [connection, ...(options.alsoRedact ?? [])];
     this.redact = createTokensRedactor(tokens);
-    this.redactSecret = createSecretRedactor(...tokens.map((token) => token.tokenSecret));
+    this.answerRedactors = {
+      token: this.redact,
+      secret: createSecretRedactor(...tokens.map((token) => token.tokenSecret)),
+    };
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher =
       options.dispatcher ??
@@ -207,7 +95,8 @@ export class ProxmoxClient {
       intent,
       request,
       { caller: call.signal, timeoutMs: this.timeoutMs },
-      (response) => this.readWhole(response, call.method, intent.path, call.responseFormat ?? "json"),
+      (response) =>
+        readWholeAnswer(response, call.method, intent.path, call.responseFormat ?? "json", this.answerRedactors),
       call.confirm,
     );
   }
@@ -283,7 +172,7 @@ export class ProxmoxClient {
         contentLength: call.body.length,
       },
       { caller: call.signal },
-      (response) => this.readWhole(response, "POST", path, "json"),
+      (response) => readWholeAnswer(response, "POST", path, "json", this.answerRedactors),
       call.confirm,
     );
   }
@@ -299,7 +188,8 @@ export class ProxmoxClient {
       { method: "GET", path, query: encodeParams(call.query ?? {}), body: undefined, contentType: undefined },
       { caller: call.signal },
       async (response) => {
-        if (response.statusCode < 200 || response.statusCode > 299) throw await this.httpError(response, "GET", path);
+        if (response.statusCode < 200 || response.statusCode > 299)
+          throw await httpErrorOf(response, "GET", path, this.redact);
         return {
           status: response.statusCode,
           contentType: firstHeader(response.headers["content-type"]),
@@ -417,82 +307,6 @@ export class ProxmoxClient {
       dispatcher: this.dispatcher,
       ...(signal ? { signal } : {}),
     });
-  }
-
-  private async readWhole(
-    response: Dispatcher.ResponseData,
-    method: HttpMethod,
-    path: string,
-    format: "json" | "text",
-  ): Promise<ApiResult> {
-    if (response.statusCode < 200 || response.statusCode > 299) {
-      throw await this.httpError(response, method, path);
-    }
-    const contentType = firstHeader(response.headers["content-type"]);
-    if (!isTextual(contentType)) {
-      discard(response.body);
-      throw new ProxmoxTransportError(
-        "not_text",
-        `${method} ${path} answered ${contentType}, which is not text`,
-        "Save it with proxmox_download and a destination inside PROXMOX_FILE_ROOTS.",
-      );
-    }
-    const bytes = await readCapped(response.body, MAX_RESPONSE_BYTES);
-    if (bytes === undefined) {
-      throw new ProxmoxTransportError(
-        "too_large",
-        `${method} ${path} answered more than ${MAX_RESPONSE_BYTES / 1024} KiB, too much to return to the model`,
-        "Narrow the request (filters such as type=, limit=/start= on logs), or save the answer to a file with proxmox_download.",
-      );
-    }
-    const text = this.redactSecret(bytes.toString("utf8"));
-    if (format === "json" && /json/i.test(contentType)) {
-      try {
-        const parsed: unknown = JSON.parse(text);
-        if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
-          return {
-            status: response.statusCode,
-            contentType,
-            envelope: parsed as Record<string, unknown>,
-            bytes: bytes.length,
-          };
-        }
-      } catch {
-        // not JSON after all: hand it back as text
-      }
-    }
-    return { status: response.statusCode, contentType, text, bytes: bytes.length };
-  }
-
-  private async httpError(
-    response: Dispatcher.ResponseData,
-    method: HttpMethod,
-    path: string,
-  ): Promise<ProxmoxHttpError> {
-    const bytes = await readCapped(response.body, MAX_ERROR_BODY_BYTES).catch(() => undefined);
-    let detail = "";
-    let errors: Record<string, string> | undefined;
-    if (bytes && bytes.length > 0) {
-      try {
-        const body = JSON.parse(bytes.toString("utf8")) as { message?: unknown; errors?: unknown };
-        if (typeof body.message === "string") detail = body.message.trim();
-        if (body.errors && typeof body.errors === "object") {
-          errors = Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, String(v).trim()]));
-        }
-      } catch {
-        detail = bytes.toString("utf8").trim().slice(0, 2000);
-      }
-    }
-    const location = firstHeader(response.headers.location);
-    return new ProxmoxHttpError(
-      method,
-      path,
-      response.statusCode,
-      this.redact(response.statusText ?? ""),
-      this.redact(detail),
-      errors,
-      location ? this.redact(location) : undefined,
-    );
   }
 
   private toFailure(error: unknown, callerSignal: AbortSignal | undefined, timedOut: boolean): Error {
