@@ -5,7 +5,9 @@ import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "../proxmo
 import { normalizeParameters } from "../proxmox/params.ts";
 import { validateApiPath } from "../proxmox/path.ts";
 import { classifyTransportError } from "../proxmox/transport-errors.ts";
+import { TransferMeter, watchStall } from "./meter.ts";
 import type { FileAccess, FileAccessHooks } from "./resolver.ts";
+import { stalledTransfer } from "./stall.ts";
 
 /**
  * Largest single write. Writes are synchronous: on the loopback benchmark, handing each chunk to
@@ -32,10 +34,12 @@ async function saveBody(
   body: AsyncIterable<Uint8Array>,
   fd: number,
   hooks: FileAccessHooks,
+  meter: TransferMeter,
 ): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash("sha256");
   let written = 0;
   for await (const chunk of body) {
+    meter.add(chunk.byteLength);
     hash.update(chunk);
     try {
       if (hooks.beforeWrite) await hooks.beforeWrite(written);
@@ -88,8 +92,19 @@ export async function downloadToFile(
   const target = await files.createForDownload(request.destination);
   try {
     const response = await client.stream({ tool: "proxmox_download", path, query: params, signal: request.signal });
-    const { bytes, sha256 } = await saveBody(response.body, target.handle.fd, files.hooks);
     const declared = declaredLength(response.headers["content-length"]);
+    const meter = new TransferMeter(declared);
+    const rule = files.stall;
+    const stopWatch = watchStall(meter, rule, (verdict) =>
+      response.body.destroy(stalledTransfer("download", verdict, rule!, meter)),
+    );
+    let saved;
+    try {
+      saved = await saveBody(response.body, target.handle.fd, files.hooks, meter);
+    } finally {
+      stopWatch();
+    }
+    const { bytes, sha256 } = saved;
     if (declared !== undefined && declared !== bytes) {
       throw new ProxmoxTransportError(
         "dropped",

@@ -1,11 +1,33 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { fileTransferDisabled } from "../files/config.ts";
+import { checksumSupport, type ChecksumSupport } from "../files/checksum.ts";
 import { uploadFile, uploadHints } from "../files/upload.ts";
 import type { ServerDeps } from "./deps.ts";
 import { addTaskOutcome, failureWithAdvice } from "./api-call.ts";
 import { failureResult, okResult } from "./result.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
+
+/** How long an upload waits for a first catalog load to learn whether the endpoint takes a checksum. */
+export const CATALOG_WAIT_MS = 5000;
+
+/**
+ * The catalog's answer: already loaded, or loaded within CATALOG_WAIT_MS (the file is hashed
+ * meanwhile, and the load serves later calls too); otherwise unknown, and no default checksum.
+ */
+async function catalogChecksumSupport(deps: ServerDeps, signal?: AbortSignal): Promise<ChecksumSupport> {
+  const provider = deps.catalog;
+  if (!provider) return "unknown";
+  const loaded = provider.peek();
+  if (loaded) return checksumSupport(loaded);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const budget = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, CATALOG_WAIT_MS, undefined)));
+  try {
+    return checksumSupport(await Promise.race([provider.get(signal).catch(() => undefined), budget]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
   server.registerTool(
@@ -13,7 +35,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
     {
       title: "Upload a local file to a Proxmox storage",
       description:
-        "Send a local file (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished; pass wait=true to get the copy's outcome.",
+        "Send a local file to POST /nodes/{node}/storage/{storage}/upload (the node that owns the storage), e.g. an ISO image or container template. parameters: content (iso, vztmpl or import; required), optional filename (default: the file's name; Proxmox turns characters outside A-Za-z0-9_.- into _), checksum-algorithm and checksum (default: sha256 computed here). Returns the volid and the task id (UPID) of the copy into the storage: submitted, not finished; wait=true waits for its outcome.",
       inputSchema: {
         path: z.string().describe("Upload endpoint relative to /api2/json, e.g. /nodes/pve1/storage/local/upload"),
         file_path: z.string().describe("Absolute path of a regular file inside PROXMOX_FILE_ROOTS"),
@@ -26,12 +48,17 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
       const { client, files } = deps;
       if (!files) return failureResult(fileTransferDisabled(), client.redact);
       try {
-        const payload = await uploadFile(client, files, {
-          path,
-          filePath: file_path,
-          parameters,
-          signal: extra.signal,
-        });
+        const payload = await uploadFile(
+          client,
+          files,
+          {
+            path,
+            filePath: file_path,
+            parameters,
+            signal: extra.signal,
+          },
+          { checksumSupport: (signal) => catalogChecksumSupport(deps, signal) },
+        );
         return okResult(
           await addTaskOutcome(deps, client, payload, { wait, wait_timeout_s }, "proxmox_upload", extra.signal),
         );
