@@ -101,7 +101,9 @@ export const HASH_READ_BYTES = 1024 * 1024;
 /**
  * The digest (lower-case hex) of the first `size` bytes of an open file, read by position so
  * the descriptor checked at open is the one hashed. The next read runs while the current
- * block is hashed. Stops with the caller's signal.
+ * block is hashed, into the other of two buffers used for the whole file (fresh memory for
+ * every block made the process grow and is slow to touch on some VMs). Stops with the
+ * caller's signal.
  */
 export async function hashFile(
   handle: FileHandle,
@@ -110,9 +112,11 @@ export async function hashFile(
   signal?: AbortSignal,
 ): Promise<string> {
   const hash = createHash(algorithm);
+  const buffers = [Buffer.allocUnsafe(HASH_READ_BYTES), Buffer.allocUnsafe(HASH_READ_BYTES)];
+  let turn = 0;
   const read = async (position: number) => {
     const want = Math.min(HASH_READ_BYTES, size - position);
-    const buffer = Buffer.allocUnsafe(want);
+    const buffer = buffers[turn++ % 2]!;
     const { bytesRead } = await handle.read(buffer, 0, want, position);
     if (bytesRead === 0) {
       throw new LocalRefusal(

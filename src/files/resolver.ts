@@ -14,7 +14,7 @@ import type { StallRule } from "./meter.ts";
 export interface FileAccessHooks {
   /** Runs after a path was validated and before it is opened or created. */
   afterValidate?(realPath: string): void | Promise<void>;
-  /** Runs before each chunk of a download is written; a throw stands for a failing disk. */
+  /** Runs before each chunk of a download is written (with the bytes written so far); a throw stands for a failing disk. */
   beforeWrite?(bytesWritten: number): void | Promise<void>;
 }
 

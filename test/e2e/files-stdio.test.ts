@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { downloadContent, installFileRoutes, type FileRoutes } from "../fake/upload.ts";
-import { apidata } from "../support/catalog.ts";
+import { uploadEndpointSchema } from "../support/catalog.ts";
 import { sha256 } from "../support/files.ts";
 import { textOf } from "../support/mcp.ts";
 import { cleanEnv, connectStdio, DIST, ensureBuilt, runToExit, type StdioSession } from "../support/stdio.ts";
@@ -119,21 +119,7 @@ describe("file transfer over stdio", () => {
 
   test("the built server reads the stall rule and the schema that decides the default checksum", async () => {
     const schema = join(base, "apidoc.js");
-    writeFileSync(
-      schema,
-      apidata([
-        {
-          path: "/nodes/{node}/storage/{storage}/upload",
-          info: {
-            POST: {
-              method: "POST",
-              name: "upload",
-              parameters: { properties: { "checksum-algorithm": { type: "string" }, checksum: { type: "string" } } },
-            },
-          },
-        },
-      ]),
-    );
+    writeFileSync(schema, uploadEndpointSchema());
     const tuned = await connectStdio(
       cleanEnv({
         ...fake.env(),

@@ -7,7 +7,7 @@ import type { CatalogProvider } from "../../src/catalog/loader.ts";
 import { FileAccess } from "../../src/files/resolver.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { installFileRoutes } from "../fake/upload.ts";
-import { apidata } from "../support/catalog.ts";
+import { uploadEndpointSchema } from "../support/catalog.ts";
 import { sha256, useFileFixture } from "../support/files.ts";
 import { textOf, type Harness } from "../support/mcp.ts";
 
@@ -27,21 +27,7 @@ function upload(h: Harness, file: string, parameters: Record<string, unknown>, e
 
 /** A catalog of just the upload endpoint, as PVE 7.4+ (with checksum parameters) or 6.4 (without) lists it. */
 function uploadCatalog(withChecksum: boolean, kind: "cluster" | "public" = "cluster"): Catalog {
-  const properties: Record<string, unknown> = {
-    node: { type: "string" },
-    storage: { type: "string" },
-    content: { type: "string" },
-    filename: { type: "string" },
-  };
-  if (withChecksum)
-    Object.assign(properties, { "checksum-algorithm": { type: "string" }, checksum: { type: "string" } });
-  const text = apidata([
-    {
-      path: "/nodes/{node}/storage/{storage}/upload",
-      info: { POST: { method: "POST", name: "upload", parameters: { properties } } },
-    },
-  ]);
-  return Catalog.fromText(text, { kind, location: "test" });
+  return Catalog.fromText(uploadEndpointSchema(withChecksum), { kind, location: "test" });
 }
 
 /** A provider already holding `catalog`, or (loaded=false) one that hands it out on the first get(). */
