@@ -13,7 +13,8 @@
 //   default: the server computes the sha256 it sends (the default), against `openssl dgst
 //            -sha256` (SHA-NI, faster than coreutils' sha256sum) then curl with the fields: the
 //            same work, the file read twice on both sides.
-// Downloads: the tool hashes what it writes (sha256 in the result); curl only writes.
+// Downloads: the tool hashes what it writes (sha256 in the result), against curl only writing
+// (-o), and against curl -o followed by `openssl dgst -sha256` of the file (the same work).
 //
 //   bun run build && bun bench/transfer.ts [--sizes 256,1024] (MiB) [--runs 3] [--schemes http,https]
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -221,6 +222,7 @@ try {
           );
           if (withChecksum) check(event.event === "upload" && event.checksum === expected, `${who} sent the checksum`);
         };
+        const downloadUrl = `${info.url}/api2/json/nodes/pve1/storage/pbs/file-restore/download?volume=v&filepath=%2Fbench-${size}`;
         const curlUpload = (checksum: string) =>
           run([
             ...curl,
@@ -307,12 +309,7 @@ try {
             record(
               "curlDown",
               await timed(async () => {
-                await run([
-                  ...curl,
-                  "-o",
-                  destination,
-                  `${info.url}/api2/json/nodes/pve1/storage/pbs/file-restore/download?volume=v&filepath=%2Fbench-${size}`,
-                ]);
+                await run([...curl, "-o", destination, downloadUrl]);
               }),
             );
             const event = await fake.next("download");
@@ -323,20 +320,40 @@ try {
             if (i === 0) check((await fileSha256(destination)) === expected, "curl download is byte-identical on disk");
             unlinkSync(destination);
           },
+          curlDownHashed: async (i: number) => {
+            const destination = join(root, `curl-hashed-${size}-${i}.bin`);
+            let sum = "";
+            record(
+              "curlDownHashed",
+              await timed(async () => {
+                await run([...curl, "-o", destination, downloadUrl]);
+                sum = (await run(["openssl", "dgst", "-sha256", "-r", destination])).split(" ")[0]!;
+              }),
+            );
+            await fake.next("download");
+            check(sum === expected && statSync(destination).size === size, "curl -o, then openssl dgst");
+            unlinkSync(destination);
+          },
         };
         try {
-          // Tool and curl alternate which goes first, so drift on a shared machine hits both alike.
-          const pairs: [keyof typeof steps, keyof typeof steps][] = [
+          // Each tool step and its yardsticks take turns going first, so drift on a shared
+          // machine hits them alike.
+          type Step = keyof typeof steps;
+          const groups: Step[][] = [
             ["toolUpGiven", "curlUpGiven"],
             ["toolUpDefault", "curlUpHashed"],
-            ["toolDown", "curlDown"],
+            ["toolDown", "curlDown", "curlDownHashed"],
           ];
+          const pairs: [Step, Step][] = groups.flatMap(([tool, ...yardsticks]) =>
+            yardsticks.map((y) => [tool!, y] as [Step, Step]),
+          );
           let afterUploads = idle;
-          for (const [tool, yardstick] of pairs) {
+          for (const group of groups) {
             for (let i = 0; i < RUNS; i++) {
-              for (const step of i % 2 === 0 ? [tool, yardstick] : [yardstick, tool]) await steps[step](i);
+              const turn = i % group.length;
+              for (const step of [...group.slice(turn), ...group.slice(0, turn)]) await steps[step](i);
             }
-            if (tool === "toolUpDefault") afterUploads = procStatus(pid);
+            if (group[0] === "toolUpDefault") afterUploads = procStatus(pid);
           }
           const peak = procStatus(pid);
           const rate = (key: string) => size / MiB / median(times[key]!);
@@ -367,8 +384,8 @@ try {
 process.stdout.write(
   [
     `\nMedian of ${RUNS} runs, MiB/s; RSS of the server process in MiB. Load average (1, 5, 15 min) before: ${loadBefore}; after: ${load()}.\n`,
-    "| scheme | file | upload, checksum given: tool | curl | ratio | CPU s/GiB tool / curl | upload, default checksum: tool | openssl dgst + curl | ratio | CPU s/GiB | download: tool | curl | ratio | CPU s/GiB | RSS idle | peak RSS after uploads | peak RSS after downloads |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| scheme | file | upload, checksum given: tool | curl | ratio | CPU s/GiB tool / curl | upload, default checksum: tool | openssl dgst + curl | ratio | CPU s/GiB | download: tool | curl -o | ratio | CPU s/GiB | download: tool | curl -o, then openssl dgst | ratio | CPU s/GiB | RSS idle | peak RSS after uploads | peak RSS after downloads |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
   ].join("\n"),

@@ -95,8 +95,8 @@ export function defaultChecksumNote(support: ChecksumSupport): string | undefine
   return "No checksum was sent: the cluster's API schema could not be read in time to learn whether its upload endpoint takes one. Pass checksum-algorithm (e.g. sha256) to have one computed and verified by the task.";
 }
 
-/** Bytes read per step while hashing; two are in memory at a time. */
-export const HASH_READ_BYTES = 1024 * 1024;
+/** Bytes read per step while hashing; two are in memory at a time. 256 KiB measured fastest (64 KiB to 4 MiB tried). */
+export const HASH_READ_BYTES = 256 * 1024;
 
 /**
  * The digest (lower-case hex) of the first `size` bytes of an open file, read by position so
