@@ -6,6 +6,7 @@ import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "../proxmo
 import { normalizeParameters } from "../proxmox/params.ts";
 import { validateApiPath } from "../proxmox/path.ts";
 import { classifyTransportError } from "../proxmox/transport-errors.ts";
+import { collectAfterTransfer } from "./memory.ts";
 import { TransferMeter, watchStall } from "./meter.ts";
 import type { FileAccess, FileAccessHooks } from "./resolver.ts";
 import { stalledTransfer } from "./stall.ts";
@@ -136,13 +137,15 @@ export async function downloadToFile(
   const path = validateApiPath(request.path);
   const params = normalizeParameters(request.parameters);
   const target = await files.createForDownload(request.destination);
+  let meter: TransferMeter | undefined;
   try {
     const response = await client.stream({ tool: "proxmox_download", path, query: params, signal: request.signal });
     const declared = declaredLength(response.headers["content-length"]);
-    const meter = new TransferMeter(declared);
+    meter = new TransferMeter(declared);
     const rule = files.stall;
-    const stopWatch = watchStall(meter, rule, (verdict) =>
-      response.body.destroy(stalledTransfer("download", verdict, rule!, meter)),
+    const counted = meter;
+    const stopWatch = watchStall(counted, rule, (verdict) =>
+      response.body.destroy(stalledTransfer("download", verdict, rule!, counted)),
     );
     const { bytes, sha256 } = await saveBody(response.body, target.handle.fd, files.hooks, meter).finally(stopWatch);
     if (declared !== undefined && declared !== bytes) {
@@ -168,5 +171,7 @@ export async function downloadToFile(
   } catch (error) {
     await target.discard();
     throw downloadFailure(error, client, target.path, request.signal);
+  } finally {
+    collectAfterTransfer(meter?.bytes ?? 0);
   }
 }

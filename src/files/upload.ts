@@ -5,6 +5,7 @@ import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "../proxmo
 import { normalizeParameters, scalarText, type Params } from "../proxmox/params.ts";
 import { decodeOrKeep, validateApiPath } from "../proxmox/path.ts";
 import { defaultChecksumNote, hashFile, planChecksum, type ChecksumPlan, type ChecksumSupport } from "./checksum.ts";
+import { collectAfterTransfer } from "./memory.ts";
 import { TransferMeter, watchStall } from "./meter.ts";
 import { frameUpload, isUploadPath, newBoundary, type UploadFraming } from "./multipart.ts";
 import type { FileAccess, UploadSource } from "./resolver.ts";
@@ -145,6 +146,7 @@ export async function uploadFile(
   const params = normalizeParameters(request.parameters);
   const plan = planChecksum(params, files.uploadChecksum);
   const source = await files.openForUpload(request.filePath);
+  let sent = 0;
   try {
     const boundary = newBoundary();
     // Checks the name and the parameters before the file is hashed.
@@ -183,6 +185,7 @@ export async function uploadFile(
     } finally {
       stopWatch();
       stream.destroy();
+      sent = meter.bytes;
     }
     const stored = storedFileName(framing.fileName);
     const content =
@@ -200,6 +203,7 @@ export async function uploadFile(
     };
   } finally {
     await source.handle.close().catch(() => undefined);
+    collectAfterTransfer(sent);
   }
 }
 
