@@ -100,6 +100,8 @@ async function prepareChecksum(
   const giveUp = new AbortController();
   const hashSignal = signal ? AbortSignal.any([signal, giveUp.signal]) : giveUp.signal;
   const hashing = hashFile(source.handle, source.size, plan.algorithm, hashSignal);
+  // Handled below; this keeps a failure that comes while the catalog is asked from counting as unhandled.
+  hashing.catch(() => undefined);
   try {
     const support: ChecksumSupport = plan.byDefault
       ? await (options.checksumSupport?.(signal) ?? Promise.resolve("unknown" as const))

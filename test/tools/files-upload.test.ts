@@ -31,14 +31,14 @@ function uploadCatalog(withChecksum: boolean, kind: "cluster" | "public" = "clus
 }
 
 /** A provider already holding `catalog`, or (loaded=false) one that hands it out on the first get(). */
-function provider(catalog: Catalog | Error, loaded = true): CatalogProvider & { gets: number } {
+function provider(catalog: Catalog | Error, loaded = true, loadMs = 20): CatalogProvider & { gets: number } {
   let held = loaded && !(catalog instanceof Error) ? catalog : undefined;
   const p = {
     gets: 0,
     peek: () => held,
     get: async () => {
       p.gets++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, loadMs));
       if (catalog instanceof Error) throw catalog;
       held = catalog;
       return catalog;
@@ -396,6 +396,21 @@ describe("proxmox_upload", () => {
       const md = createHash("sha512").update(content).digest("hex");
       expect(fx.routes.uploads[0]?.params).toMatchObject({ "checksum-algorithm": "sha512", checksum: md });
       expect((result.structuredContent as { task: { ok: boolean } }).task.ok).toBe(true);
+    });
+
+    test("a file that shrinks while it is hashed (the catalog still loading) fails cleanly, nothing sent", async () => {
+      const path = join(fx.root, "shrinking.iso");
+      writeFileSync(path, randomBytes(300_000));
+      const files = new FileAccess({ roots: [fx.root] });
+      const open = files.openForUpload.bind(files);
+      // The size taken at open is larger than what can be read: the file shrank after the check.
+      files.openForUpload = async (input) => ({ ...(await open(input)), size: 1_000_000 });
+      const h = await fx.connect({ files, catalog: provider(uploadCatalog(true), false, 300) });
+      const result = await upload(h, "shrinking.iso", { content: "iso" });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("shrank while its checksum was computed");
+      expect((result.structuredContent as { error: { code: string } }).error.code).toBe("local_read_failed");
+      expect(uploadRequests()).toHaveLength(0);
     });
 
     test("a checksum without its algorithm is refused before anything is read or sent", async () => {
