@@ -6,14 +6,15 @@ import { constants, rmSync, type BigIntStats } from "node:fs";
 import { lstat, open, realpath, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { LocalRefusal } from "../proxmox/errors.ts";
-import { OTHERS_WRITABLE, type FileConfig } from "./config.ts";
+import { DEFAULT_STALL_RULE, OTHERS_WRITABLE, type FileConfig } from "./config.ts";
 import { isWithinRoot } from "./containment.ts";
+import type { StallRule } from "./meter.ts";
 
 /** Test seams; production code passes none. */
 export interface FileAccessHooks {
   /** Runs after a path was validated and before it is opened or created. */
   afterValidate?(realPath: string): void | Promise<void>;
-  /** Runs before each chunk of a download is written; a throw stands for a failing disk. */
+  /** Runs before each chunk of a download is written (with the bytes written so far); a throw stands for a failing disk. */
   beforeWrite?(bytesWritten: number): void | Promise<void>;
 }
 
@@ -60,12 +61,18 @@ function modeText(mode: bigint | number): string {
 export class FileAccess {
   readonly roots: readonly string[];
   readonly hooks: FileAccessHooks;
+  /** When a transfer counts as stalled; undefined: never. */
+  readonly stall: StallRule | undefined;
+  /** Whether uploads send a sha256 checksum by default where the endpoint takes one. */
+  readonly uploadChecksum: boolean;
   /** Downloads still being written: removed by removeUnfinished() when the process stops. */
   private readonly unfinished = new Set<string>();
 
   constructor(config: FileConfig, hooks: FileAccessHooks = {}) {
     this.roots = [...config.roots];
     this.hooks = hooks;
+    this.stall = config.stall === undefined ? DEFAULT_STALL_RULE : (config.stall ?? undefined);
+    this.uploadChecksum = config.uploadChecksum ?? true;
   }
 
   /** Validates `input` as an upload source and opens it once, without following a final symlink. */

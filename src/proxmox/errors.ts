@@ -50,7 +50,7 @@ export class ProxmoxHttpError extends Error {
 }
 
 export type TransportFailure =
-  "tls" | "connect" | "dns" | "dropped" | "timeout" | "cancelled" | "too_large" | "not_text" | "protocol";
+  "tls" | "connect" | "dns" | "dropped" | "timeout" | "cancelled" | "too_large" | "not_text" | "protocol" | "stalled";
 
 /** No usable HTTP answer: TLS, connection, timeout, cancellation, or an answer too large to return. */
 export class ProxmoxTransportError extends Error {

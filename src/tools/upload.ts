@@ -1,7 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { fileTransferDisabled } from "../files/config.ts";
+import { checksumSupport, type ChecksumSupport } from "../files/checksum.ts";
 import { uploadFile, uploadHints } from "../files/upload.ts";
+import type { Host } from "../hosts/registry.ts";
 import type { ServerDeps } from "./deps.ts";
 import { addTaskOutcome, failureWithAdvice, taskAwareResult } from "./api-call.ts";
 import { confirmFor } from "./confirm.ts";
@@ -9,6 +11,27 @@ import { hostArg, withHost } from "./host.ts";
 import { progressFor } from "./progress.ts";
 import { failureResult } from "./result.ts";
 import { parametersArg, waitArgs } from "./schemas.ts";
+
+/** How long an upload waits for a first catalog load to learn whether the endpoint takes a checksum. */
+export const CATALOG_WAIT_MS = 5000;
+
+/**
+ * The catalog's answer: already loaded, or loaded within CATALOG_WAIT_MS (the file is hashed
+ * meanwhile, and the load serves later calls too); otherwise unknown, and no default checksum.
+ */
+async function catalogChecksumSupport(host: Host, signal?: AbortSignal): Promise<ChecksumSupport> {
+  const provider = host.catalog;
+  if (!provider) return "unknown";
+  const loaded = provider.peek();
+  if (loaded) return checksumSupport(loaded);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const budget = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, CATALOG_WAIT_MS, undefined)));
+  try {
+    return checksumSupport(await Promise.race([provider.get(signal).catch(() => undefined), budget]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
   // Over HTTP the client is elsewhere: say whose disk the file comes from.
@@ -19,7 +42,7 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
       title: remote
         ? "Upload a file from the server's machine to a Proxmox storage"
         : "Upload a local file to a Proxmox storage",
-      description: `Send a ${remote ? "file on the machine running this server (not the client's)" : "local file"} (inside the directories the operator allowed with PROXMOX_FILE_ROOTS) to POST /nodes/{node}/storage/{storage}/upload, e.g. an ISO image or a container template. Use the node that owns the storage. parameters: content (iso, vztmpl or import; required by Proxmox), optional filename (default: the file's name), checksum-algorithm and checksum. The answer is a task id (UPID) for the copy into the storage: submitted, not finished; pass wait=true to get the copy's outcome.`,
+      description: `Send a ${remote ? "file on the machine running this server (not the client's)" : "local file"} to POST /nodes/{node}/storage/{storage}/upload (the node that owns the storage), e.g. an ISO image or container template. parameters: content (iso, vztmpl or import; required), optional filename (default: the file's name; Proxmox turns characters outside A-Za-z0-9_.- into _), checksum-algorithm and checksum (default: sha256 computed here). Returns the volid and the task id (UPID) of the copy into the storage: submitted, not finished; wait=true waits for its outcome.`,
       inputSchema: {
         ...hostArg(deps.hosts, true),
         path: z.string().describe("Upload endpoint relative to /api2/json, e.g. /nodes/pve1/storage/local/upload"),
@@ -34,14 +57,19 @@ export function registerUploadTool(server: McpServer, deps: ServerDeps): void {
       const { client } = host;
       if (!files) return failureResult(fileTransferDisabled(), client.redact);
       try {
-        const payload = await uploadFile(client, files, {
-          path,
-          filePath: file_path,
-          parameters,
-          signal: extra.signal,
-          confirm: confirmFor(server, deps, host, extra),
-          caller: deps.caller,
-        });
+        const payload = await uploadFile(
+          client,
+          files,
+          {
+            path,
+            filePath: file_path,
+            parameters,
+            signal: extra.signal,
+            confirm: confirmFor(server, deps, host, extra),
+            caller: deps.caller,
+          },
+          { checksumSupport: (signal) => catalogChecksumSupport(host, signal) },
+        );
         return taskAwareResult(
           await addTaskOutcome(
             deps,

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { downloadContent, installFileRoutes, type FileRoutes } from "../fake/upload.ts";
+import { uploadEndpointSchema } from "../support/catalog.ts";
 import { sha256 } from "../support/files.ts";
 import { textOf } from "../support/mcp.ts";
 import { cleanEnv, connectStdio, DIST, ensureBuilt, runToExit, type StdioSession } from "../support/stdio.ts";
@@ -38,32 +39,40 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
+async function upload(session: StdioSession, file: string): Promise<CallToolResult> {
+  return (await session.client.callTool({
+    name: "proxmox_upload",
+    arguments: {
+      path: "/nodes/pve1/storage/local/upload",
+      file_path: join(root, file),
+      parameters: { content: "iso" },
+    },
+  })) as CallToolResult;
+}
+
+async function restore(session: StdioSession, filepath: string, destination: string): Promise<CallToolResult> {
+  return (await session.client.callTool({
+    name: "proxmox_download",
+    arguments: {
+      path: "/nodes/pve1/storage/pbs/file-restore/download",
+      parameters: { volume: "v", filepath },
+      destination: join(root, destination),
+    },
+  })) as CallToolResult;
+}
+
 describe("file transfer over stdio", () => {
   test("a file goes up and a file comes back byte-identical", async () => {
     session = await connectStdio(cleanEnv({ ...fake.env(), PROXMOX_FILE_ROOTS: root }));
     const content = randomBytes(4 * 1024 * 1024 + 1);
     writeFileSync(join(root, "up.iso"), content);
-    const up = (await session.client.callTool({
-      name: "proxmox_upload",
-      arguments: {
-        path: "/nodes/pve1/storage/local/upload",
-        file_path: join(root, "up.iso"),
-        parameters: { content: "iso" },
-      },
-    })) as CallToolResult;
+    const up = await upload(session, "up.iso");
     expect(up.isError).toBeFalsy();
     expect(routes.uploads.at(-1)?.sha256).toBe(sha256(content));
 
     const spec = { size: 3 * 1024 * 1024 + 17, seed: 3 };
     routes.serve("/e2e.zip", spec);
-    const down = (await session.client.callTool({
-      name: "proxmox_download",
-      arguments: {
-        path: "/nodes/pve1/storage/pbs/file-restore/download",
-        parameters: { volume: "v", filepath: "/e2e.zip" },
-        destination: join(root, "down.zip"),
-      },
-    })) as CallToolResult;
+    const down = await restore(session, "/e2e.zip", "down.zip");
     expect(down.isError).toBeFalsy();
     const onDisk = readFileSync(join(root, "down.zip"));
     expect(onDisk.equals(downloadContent(spec))).toBe(true);
@@ -107,6 +116,42 @@ describe("file transfer over stdio", () => {
     expect(await proc.exited).toBe(0);
     expect(existsSync(partial)).toBe(false);
   });
+
+  test("the built server reads the stall rule and the schema that decides the default checksum", async () => {
+    const schema = join(base, "apidoc.js");
+    writeFileSync(schema, uploadEndpointSchema());
+    const tuned = await connectStdio(
+      cleanEnv({
+        ...fake.env(),
+        PROXMOX_FILE_ROOTS: root,
+        PROXMOX_SCHEMA_URL: schema,
+        PROXMOX_TRANSFER_MIN_RATE: "100000",
+        PROXMOX_TRANSFER_STALL_S: "1",
+      }),
+    );
+    try {
+      const content = randomBytes(100_000);
+      writeFileSync(join(root, "sum.iso"), content);
+      const up = await upload(tuned, "sum.iso");
+      expect(up.isError).toBeFalsy();
+      expect(routes.uploads.at(-1)?.params).toMatchObject({
+        "checksum-algorithm": "sha256",
+        checksum: sha256(content),
+      });
+      expect(up.structuredContent).toMatchObject({
+        volid: "local:iso/sum.iso",
+        checksum: { algorithm: "sha256", source: "computed" },
+      });
+
+      routes.serve("/trickle.zip", { size: 8 * 1024 * 1024, pace: { after: 512 * 1024, bytes: 100, everyMs: 50 } });
+      const down = await restore(tuned, "/trickle.zip", "trickle.zip");
+      expect(down.isError).toBe(true);
+      expect((down.structuredContent as { error: { failure: string } }).error.failure).toBe("stalled");
+      expect(existsSync(join(root, "trickle.zip"))).toBe(false);
+    } finally {
+      await tuned.close();
+    }
+  }, 30_000);
 
   test("a group-writable root stops the server at startup with exit 1, a clear message and nothing on stdout", async () => {
     const shared = join(base, "shared");

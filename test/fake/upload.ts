@@ -27,12 +27,17 @@ export function parseUploadContentType(header: string): { type: string; boundary
 /**
  * The upload body parser. Phase 1 looks for the text parts content, checksum-algorithm and
  * checksum (in that order, each may be absent), then requires the file part's
- * Content-Disposition right after its boundary line; phase 2 streams file data up to the first
- * `--boundary--`, dropping the line break before it. Throws pve-http-server's messages.
+ * Content-Disposition right after its boundary line, up to the filename's closing quote, and
+ * drops whatever follows up to the first blank line (further part headers); phase 2 streams
+ * file data up to the first `--boundary--`, dropping the line break before it. Throws
+ * pve-http-server's messages. Like the real one (which runs on every socket read) it can be
+ * told to parse each pushed chunk at once; by default it first gathers 64 KiB of the head.
  */
 export class MultipartUploadParser {
   phase: 0 | 1 | 2 | 100 = 0;
   readonly params: Record<string, string> = {};
+  /** What followed the file part's Content-Disposition up to its data (further headers, line breaks). */
+  fileHeaders = "";
   private rbuf: Buffer = Buffer.alloc(0);
   private received = 0;
   private readonly delim: string;
@@ -44,6 +49,7 @@ export class MultipartUploadParser {
     boundary: string,
     private readonly size: number,
     private readonly onData: (data: Buffer) => void,
+    private readonly options: { parseEveryRead?: boolean } = {},
   ) {
     this.delim = `--${escapeRe(boundary)}\\r?\\n`;
     this.closeDelim = Buffer.from(`--${boundary}--`, "latin1");
@@ -53,7 +59,8 @@ export class MultipartUploadParser {
   push(chunk: Buffer): void {
     this.received += chunk.length;
     this.rbuf = this.rbuf.length > 0 ? Buffer.concat([this.rbuf, chunk]) : chunk;
-    if (this.phase < 2 && this.rbuf.length < HEAD_WINDOW && this.received < this.size) return;
+    if (!this.options.parseEveryRead && this.phase < 2 && this.rbuf.length < HEAD_WINDOW && this.received < this.size)
+      return;
     this.process();
     if (this.received >= this.size && this.phase !== 100) throw new Error("upload failed");
   }
@@ -76,7 +83,9 @@ export class MultipartUploadParser {
       s = s.replace(/^[\s\S]*?(?:\r?\n){2}/, "");
     };
     for (const name of ["content", "checksum-algorithm", "checksum"]) {
-      const part = new RegExp(`^${this.delim}[\\s\\S]*?Content-Disposition: ([\\s\\S]*?); name="${escapeRe(name)}"([\\s\\S]*?${this.delim})`).exec(s);
+      const part = new RegExp(
+        `^${this.delim}[\\s\\S]*?Content-Disposition: ([\\s\\S]*?); name="${escapeRe(name)}"([\\s\\S]*?${this.delim})`,
+      ).exec(s);
       if (!part) continue;
       assertFormDisposition(part[1]!);
       s = part[2]! + s.slice(part[0].length);
@@ -87,14 +96,20 @@ export class MultipartUploadParser {
         this.params[name] = Buffer.from(value[1]!, "latin1").toString("utf8").trim();
       }
     }
-    const file = new RegExp(`^${this.delim}Content-Disposition: ([\\s\\S]*?); name="([\\s\\S]*?)"; filename="([^"]+)"\\r?\\n`).exec(s);
+    // Since pve-http-server 4.2-2 ("properly parse file parts without Content-Type") the match
+    // ends at the closing quote; the line breaks after it go with the further headers below.
+    const file = new RegExp(
+      `^${this.delim}Content-Disposition: ([\\s\\S]*?); name="([\\s\\S]*?)"; filename="([^"]+)"`,
+    ).exec(s);
     if (file) {
       assertFormDisposition(file[1]!);
       if (file[2] !== "filename") throw new Error(`wrong field name '${file[2]}' for file upload, expected 'filename'`);
       this.phase = 2;
       this.params.filename = Buffer.from(file[3]!, "latin1").toString("utf8").trim();
       s = s.slice(file[0].length);
+      const before = s;
       removeUntilData();
+      this.fileHeaders = before.slice(0, before.length - s.length);
     }
     this.rbuf = Buffer.from(s, "latin1");
   }
@@ -132,6 +147,8 @@ export interface ReceivedUpload {
   /** Query merged with the text parts and the file name, as Proxmox sees them. */
   params: Record<string, string>;
   fileName: string;
+  /** The file part's headers after its Content-Disposition, as sent. */
+  fileHeaders: string;
   contentType: string;
   contentLength: number;
   /** Size and sha256 of the file data the parser extracted. */
@@ -153,6 +170,8 @@ export interface DownloadSpec {
   hangAfter?: number;
   /** Hash what is sent (default true); benchmarks turn it off to keep the fake's CPU out of the way. */
   hash?: boolean;
+  /** From byte `after` (default 0) on, send only `bytes` every `everyMs`: a slow or trickling body. */
+  pace?: { after?: number; bytes: number; everyMs: number };
 }
 
 export interface ServedDownload {
@@ -207,14 +226,32 @@ export function downloadContent(spec: DownloadSpec): Buffer {
   return contentAt(contentPeriod(spec.seed ?? 1), 0, spec.size);
 }
 
-function generated(spec: DownloadSpec, record: ServedDownload, progress: (bytes: number) => void, done: () => void): Readable {
+function generated(
+  spec: DownloadSpec,
+  record: ServedDownload,
+  progress: (bytes: number) => void,
+  done: () => void,
+): Readable {
   const period = contentPeriod(spec.seed ?? 1);
   // Two periods back to back: any chunk up to one period long is a slice, no copy.
   const doubled = Buffer.concat([period, period]);
   const hash: Hash | undefined = spec.hash === false ? undefined : createHash("sha256");
   const stopAt = Math.min(spec.size, spec.failAfter ?? Infinity, spec.hangAfter ?? Infinity);
+  let paced: ReturnType<typeof setTimeout> | undefined;
+  const send = (stream: Readable, max: number) => {
+    const from = record.bytes % PERIOD;
+    const chunk = doubled.subarray(from, from + Math.min(max, stopAt - record.bytes));
+    hash?.update(chunk);
+    record.bytes += chunk.length;
+    stream.push(chunk);
+    progress(record.bytes);
+  };
   return new Readable({
     highWaterMark: SEND_CHUNK,
+    destroy(error, callback) {
+      clearTimeout(paced);
+      callback(error);
+    },
     read() {
       if (record.bytes >= stopAt) {
         if (stopAt === spec.size) {
@@ -227,12 +264,17 @@ function generated(spec: DownloadSpec, record: ServedDownload, progress: (bytes:
         }
         return; // hangAfter: never push again
       }
-      const from = record.bytes % PERIOD;
-      const chunk = doubled.subarray(from, from + Math.min(SEND_CHUNK, stopAt - record.bytes));
-      hash?.update(chunk);
-      record.bytes += chunk.length;
-      this.push(chunk);
-      progress(record.bytes);
+      const { pace } = spec;
+      if (pace && record.bytes >= (pace.after ?? 0)) {
+        if (paced === undefined) {
+          paced = setTimeout(() => {
+            paced = undefined;
+            send(this, pace.bytes);
+          }, pace.everyMs);
+        }
+        return;
+      }
+      send(this, pace?.after === undefined ? SEND_CHUNK : Math.min(SEND_CHUNK, pace.after - record.bytes));
     },
   });
 }
@@ -251,6 +293,8 @@ function refusal(message: string): FakeReply {
 }
 
 export interface FileRouteEvents {
+  /** false: the upload endpoint of PVE 6.4, which refuses checksum-algorithm and checksum. */
+  acceptsChecksum?: boolean;
   onUpload?(upload: ReceivedUpload): void;
   /** A download body was sent completely. */
   onServed?(download: ServedDownload): void;
@@ -275,13 +319,20 @@ export function installFileRoutes(fake: FakeProxmox, events: FileRouteEvents = {
         await drain(req.stream);
         return refusal(message);
       };
-      if (!(boundary && type === "multipart/form-data")) return refuse(`upload 'Content-Type '${contentType}' not implemented`);
+      if (!(boundary && type === "multipart/form-data"))
+        return refuse(`upload 'Content-Type '${contentType}' not implemented`);
       if (!contentLength) return refuse("upload without content length header not supported");
 
       const hash = createHash("sha256");
+      // The worker hashes the spooled file with the algorithm asked for; the text parts precede the data.
+      let asked: Hash | undefined;
       let size = 0;
       const parser = new MultipartUploadParser(boundary, contentLength, (data) => {
+        const algorithm = parser.params["checksum-algorithm"];
+        if (size === 0 && algorithm && algorithm !== "sha256" && CHECKSUMS.includes(algorithm))
+          asked = createHash(algorithm);
         hash.update(data);
+        asked?.update(data);
         size += data.length;
       });
       try {
@@ -293,20 +344,43 @@ export function installFileRoutes(fake: FakeProxmox, events: FileRouteEvents = {
 
       const query = Object.fromEntries(req.query);
       if ("tmpfilename" in query) {
-        return { status: 400, message: "Parameter verification failed.", errors: { tmpfilename: "only allowed on the trusted port on localhost" } };
+        return {
+          status: 400,
+          message: "Parameter verification failed.",
+          errors: { tmpfilename: "only allowed on the trusted port on localhost" },
+        };
       }
       const params = { ...query, ...parser.params };
       const errors: Record<string, string> = {};
       if (!params.content) errors.content = "property is missing and it is not optional";
-      else if (!UPLOAD_CONTENT.includes(params.content)) errors.content = `value '${params.content}' does not have a value in the enumeration '${UPLOAD_CONTENT.join(", ")}'`;
+      else if (!UPLOAD_CONTENT.includes(params.content))
+        errors.content = `value '${params.content}' does not have a value in the enumeration '${UPLOAD_CONTENT.join(", ")}'`;
       const algorithm = params["checksum-algorithm"];
-      if (algorithm !== undefined && !CHECKSUMS.includes(algorithm)) errors["checksum-algorithm"] = `value '${algorithm}' does not have a value in the enumeration '${CHECKSUMS.join(", ")}'`;
+      if (events.acceptsChecksum === false) {
+        // PVE 6.4: the schema has neither parameter and allows no others.
+        for (const name of ["checksum-algorithm", "checksum"]) {
+          if (params[name] !== undefined)
+            errors[name] = "property is not defined in schema and the schema does not allow additional properties";
+        }
+      } else {
+        if (algorithm !== undefined && !CHECKSUMS.includes(algorithm))
+          errors["checksum-algorithm"] =
+            `value '${algorithm}' does not have a value in the enumeration '${CHECKSUMS.join(", ")}'`;
+        // JSONSchema `requires`: each of the two needs the other.
+        if ((algorithm === undefined) !== (params.checksum === undefined)) {
+          errors[algorithm === undefined ? "checksum-algorithm" : "checksum"] =
+            `missing property - '${algorithm === undefined ? "checksum" : "checksum-algorithm"}' requires this property`;
+        }
+      }
       if (Object.keys(errors).length > 0) return { status: 400, message: "Parameter verification failed.", errors };
 
       const sha256 = hash.digest("hex");
       let exitstatus = "OK";
-      if (algorithm === "sha256" && params.checksum !== undefined && params.checksum.toLowerCase() !== sha256) {
-        exitstatus = `checksum mismatch: got '${sha256}' != expect '${params.checksum.toLowerCase()}'`;
+      if (algorithm !== undefined && params.checksum !== undefined) {
+        const got = algorithm === "sha256" ? sha256 : (asked ?? createHash(algorithm)).digest("hex");
+        // pve-storage's upload worker compares lower-cased and quotes the checksum as given.
+        if (got !== params.checksum.toLowerCase())
+          exitstatus = `checksum mismatch: got '${got}' != expect '${params.checksum}'`;
       }
       const node = req.pathParams.node!;
       const upid = fake.startTask(node, "imgcopy", "", { exitstatus });
@@ -316,6 +390,7 @@ export function installFileRoutes(fake: FakeProxmox, events: FileRouteEvents = {
         query,
         params,
         fileName: params.filename ?? "",
+        fileHeaders: parser.fileHeaders,
         contentType,
         contentLength,
         size,

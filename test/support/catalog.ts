@@ -471,3 +471,23 @@ export function memoryLogger(): {
     error: (m) => lines.push(`error: ${m}`),
   };
 }
+
+/**
+ * The storage upload endpoint alone, as PVE 7.4 and later list it (with checksum-algorithm and
+ * checksum) or as 6.4 does (without): what decides whether uploads send a checksum by default.
+ */
+export function uploadEndpointSchema(withChecksum = true): string {
+  const properties: Record<string, unknown> = {
+    node: { type: "string" },
+    storage: { type: "string" },
+    content: { type: "string" },
+    filename: { type: "string" },
+    ...(withChecksum ? { "checksum-algorithm": { type: "string" }, checksum: { type: "string" } } : {}),
+  };
+  return apidata([
+    {
+      path: "/nodes/{node}/storage/{storage}/upload",
+      info: { POST: { method: "POST", name: "upload", parameters: { properties } } },
+    },
+  ]);
+}

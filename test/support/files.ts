@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CatalogProvider } from "../../src/catalog/loader.ts";
 import { FileAccess, type FileAccessHooks } from "../../src/files/resolver.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { installFileRoutes, type FileRoutes } from "../fake/upload.ts";
@@ -22,6 +23,8 @@ export interface ConnectOptions {
   readOnly?: boolean;
   /** Another fake than the shared one. */
   fake?: FakeProxmox;
+  /** The API catalog the server consults (e.g. whether uploads take a checksum). */
+  catalog?: CatalogProvider;
 }
 
 export interface FileFixture {
@@ -39,10 +42,18 @@ export function useFileFixture(prefix: string): FileFixture {
   let harness: Harness | undefined;
   const fixture = {
     connect: async (options: ConnectOptions = {}) => {
-      const files = options.files === false ? undefined : (options.files ?? new FileAccess({ roots: [fixture.root] }, options.hooks));
+      const files =
+        options.files === false
+          ? undefined
+          : (options.files ?? new FileAccess({ roots: [fixture.root] }, options.hooks));
       harness = await connectHarness(options.fake ?? fixture.fake, {
         ...(options.env ? { env: options.env } : {}),
-        deps: { files, taskPolling: { initialMs: 1, maxMs: 5 }, ...(options.readOnly ? { readOnly: true } : {}) },
+        deps: {
+          files,
+          taskPolling: { initialMs: 1, maxMs: 5 },
+          ...(options.readOnly ? { readOnly: true } : {}),
+          ...(options.catalog ? { catalog: options.catalog } : {}),
+        },
       });
       return harness;
     },

@@ -3,7 +3,8 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ConfigError, loadConfig } from "../../src/config.ts";
-import { fileTransferDisabled, loadFileConfig } from "../../src/files/config.ts";
+import { DEFAULT_STALL_RULE, fileTransferDisabled, loadFileConfig, loadStallRule } from "../../src/files/config.ts";
+import { FileAccess } from "../../src/files/resolver.ts";
 
 let base: string;
 beforeAll(() => {
@@ -82,5 +83,49 @@ describe("PROXMOX_FILE_ROOTS", () => {
     expect(refusal.code).toBe("file_transfer_disabled");
     expect(refusal.message).toContain("PROXMOX_FILE_ROOTS");
     expect(refusal.message).toContain("restarts the server");
+  });
+});
+
+describe("PROXMOX_TRANSFER_MIN_RATE, PROXMOX_TRANSFER_STALL_S, PROXMOX_UPLOAD_CHECKSUM", () => {
+  const accepted: [Record<string, string>, { bytesPerSecond: number; windowMs: number } | null][] = [
+    [{}, { bytesPerSecond: 1024, windowMs: 60_000 }],
+    [{ PROXMOX_TRANSFER_MIN_RATE: " " }, { bytesPerSecond: 1024, windowMs: 60_000 }],
+    [{ PROXMOX_TRANSFER_MIN_RATE: "4096" }, { bytesPerSecond: 4096, windowMs: 60_000 }],
+    [{ PROXMOX_TRANSFER_STALL_S: "300" }, { bytesPerSecond: 1024, windowMs: 300_000 }],
+    [
+      { PROXMOX_TRANSFER_MIN_RATE: "1", PROXMOX_TRANSFER_STALL_S: "1" },
+      { bytesPerSecond: 1, windowMs: 1000 },
+    ],
+    [{ PROXMOX_TRANSFER_MIN_RATE: "0" }, null],
+  ];
+  test.each(accepted)("%j -> %j", (env, rule) => {
+    expect(loadStallRule(env)).toEqual(rule);
+  });
+
+  const refused: [Record<string, string>, string][] = [
+    [{ PROXMOX_TRANSFER_MIN_RATE: "-1" }, "PROXMOX_TRANSFER_MIN_RATE"],
+    [{ PROXMOX_TRANSFER_MIN_RATE: "1KiB" }, "PROXMOX_TRANSFER_MIN_RATE"],
+    [{ PROXMOX_TRANSFER_MIN_RATE: "99999999999" }, "PROXMOX_TRANSFER_MIN_RATE"],
+    [{ PROXMOX_TRANSFER_STALL_S: "0" }, "PROXMOX_TRANSFER_STALL_S"],
+    [{ PROXMOX_TRANSFER_STALL_S: "1.5" }, "PROXMOX_TRANSFER_STALL_S"],
+    [{ PROXMOX_UPLOAD_CHECKSUM: "maybe" }, "PROXMOX_UPLOAD_CHECKSUM"],
+  ];
+  test.each(refused)("%j stops the server, naming %s, even with file transfer off", (env, variable) => {
+    expect(() => loadFileConfig(env)).toThrow(ConfigError);
+    expect(() => loadFileConfig(env)).toThrow(variable);
+  });
+
+  test("they reach the FileAccess; a config without them gets the defaults", () => {
+    const config = loadFileConfig({
+      PROXMOX_FILE_ROOTS: join(base, "a"),
+      PROXMOX_TRANSFER_MIN_RATE: "0",
+      PROXMOX_UPLOAD_CHECKSUM: "false",
+    })!;
+    const files = new FileAccess(config);
+    expect(files.stall).toBeUndefined();
+    expect(files.uploadChecksum).toBe(false);
+    const defaults = new FileAccess({ roots: [join(base, "a")] });
+    expect(defaults.stall).toEqual(DEFAULT_STALL_RULE);
+    expect(defaults.uploadChecksum).toBe(true);
   });
 });

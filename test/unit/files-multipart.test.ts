@@ -16,9 +16,30 @@ function parse(
   boundary: string,
   chunk = whole.length,
 ): { params: Record<string, string>; data: Buffer } {
+  return parseReads(
+    whole,
+    boundary,
+    Array.from({ length: Math.ceil(whole.length / chunk) }, (_, i) => (i + 1) * chunk),
+  );
+}
+
+/** Feeds a body in reads that end at `ends` (offsets); with everyRead the parser runs on each read, as the real one does. */
+function parseReads(
+  whole: Buffer,
+  boundary: string,
+  ends: number[],
+  everyRead = false,
+): { params: Record<string, string>; data: Buffer } {
   const parts: Buffer[] = [];
-  const parser = new MultipartUploadParser(boundary, whole.length, (data) => parts.push(Buffer.from(data)));
-  for (let i = 0; i < whole.length; i += chunk) parser.push(whole.subarray(i, i + chunk));
+  const parser = new MultipartUploadParser(boundary, whole.length, (data) => parts.push(Buffer.from(data)), {
+    parseEveryRead: everyRead,
+  });
+  let from = 0;
+  for (const end of [...ends, whole.length]) {
+    if (end <= from) continue;
+    parser.push(whole.subarray(from, Math.min(end, whole.length)));
+    from = end;
+  }
   if (parser.phase !== 100) throw new Error("upload failed");
   return { params: parser.params, data: Buffer.concat(parts) };
 }
@@ -35,8 +56,9 @@ describe("frameUpload", () => {
       `--${B}\r\nContent-Disposition: form-data; name="content"\r\n\r\niso\r\n` +
         `--${B}\r\nContent-Disposition: form-data; name="checksum-algorithm"\r\n\r\nsha256\r\n` +
         `--${B}\r\nContent-Disposition: form-data; name="checksum"\r\n\r\nabc\r\n` +
-        `--${B}\r\nContent-Disposition: form-data; name="filename"; filename="debian.iso"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        `--${B}\r\nContent-Disposition: form-data; name="filename"; filename="debian.iso"\r\n\r\n`,
     );
+    expect(framing.head.toString()).not.toContain("Content-Type");
     expect(framing.tail.toString()).toBe(`\r\n--${B}--\r\n`);
   });
 
@@ -110,6 +132,21 @@ describe("the body through the fake's pve-http-server parser", () => {
     });
   }
 
+  test("curl's shape, with a Content-Type line in the file part, round-trips too", () => {
+    const framing = frameUpload({ content: "iso" }, "d.iso", file.length, B);
+    const withType = Buffer.from(
+      framing.head.toString("latin1").replace(/"\r\n\r\n$/, '"\r\nContent-Type: application/octet-stream\r\n\r\n'),
+      "latin1",
+    );
+    expect(parse(Buffer.concat([withType, file, framing.tail]), B, 1000).data.equals(file)).toBe(true);
+  });
+
+  test("a file starting with line breaks keeps them", () => {
+    const leading = Buffer.concat([Buffer.from("\r\n\r\n\n"), file]);
+    const framing = frameUpload({ content: "iso" }, "d.iso", leading.length, B);
+    expect(parse(body(framing, leading), B, 4096).data.equals(leading)).toBe(true);
+  });
+
   test("an empty file round-trips", () => {
     const framing = frameUpload({ content: "iso" }, "empty.iso", 0, B);
     expect(parse(body(framing, Buffer.alloc(0)), B).data.length).toBe(0);
@@ -148,6 +185,45 @@ describe("the body through the fake's pve-http-server parser", () => {
   test("a quoted boundary is taken verbatim, quotes included", () => {
     expect(parseUploadContentType('multipart/form-data; boundary="abc"').boundary).toBe('"abc"');
     expect(parseUploadContentType("multipart/form-data; boundary=a;b").boundary).toBe("a");
+  });
+});
+
+describe("a read that ends inside the file part's headers", () => {
+  // The real parser runs on every socket read. Counts the places where one read ending there
+  // (and the next bringing the rest) changes the stored file.
+  function corruptingSplits(head: Buffer, file: Buffer, tail: Buffer): number[] {
+    const whole = Buffer.concat([head, file, tail]);
+    const bad: number[] = [];
+    for (let end = 1; end < head.length + 16; end++) {
+      let data: Buffer | undefined;
+      try {
+        data = parseReads(whole, B, [end], true).data;
+      } catch {
+        // refused
+      }
+      if (!data?.equals(file)) bad.push(end);
+    }
+    return bad;
+  }
+  const file = Buffer.from("ISO DATA without blank lines ".repeat(20));
+
+  test("leaves a 4-byte window without the Content-Type line, where it was 44 bytes with it", () => {
+    const framing = frameUpload(
+      { content: "iso", "checksum-algorithm": "sha256", checksum: "ab" },
+      "d.iso",
+      file.length,
+      B,
+    );
+    const quote = framing.head.lastIndexOf('"') + 1;
+    expect(corruptingSplits(framing.head, file, framing.tail)).toEqual([quote, quote + 1, quote + 2, quote + 3]);
+
+    const withType = Buffer.from(
+      framing.head.toString("latin1").replace(/"\r\n\r\n$/, '"\r\nContent-Type: application/octet-stream\r\n\r\n'),
+      "latin1",
+    );
+    const bad = corruptingSplits(withType, file, framing.tail);
+    expect(bad).toHaveLength(44);
+    expect(bad[0]).toBe(quote);
   });
 });
 
