@@ -7,7 +7,7 @@ import { normalizeParameters } from "../proxmox/params.ts";
 import { validateApiPath } from "../proxmox/path.ts";
 import { classifyTransportError } from "../proxmox/transport-errors.ts";
 import { collectAfterTransfer } from "./memory.ts";
-import { TransferMeter, watchStall } from "./meter.ts";
+import { TransferMeter, watchProgress, watchStall, type ProgressReport } from "./meter.ts";
 import type { FileAccess, FileAccessHooks } from "./resolver.ts";
 import { stalledTransfer } from "./stall.ts";
 
@@ -16,6 +16,8 @@ export interface DownloadRequest {
   parameters: unknown;
   destination: unknown;
   signal?: AbortSignal | undefined;
+  /** Told the bytes written so far (and the announced length) while the answer comes in. */
+  onProgress?: ProgressReport | undefined;
 }
 
 /** Marks a failure of the local disk, as opposed to the network. */
@@ -147,7 +149,11 @@ export async function downloadToFile(
     const stopWatch = watchStall(counted, rule, (verdict) =>
       response.body.destroy(stalledTransfer("download", verdict, rule!, counted)),
     );
-    const { bytes, sha256 } = await saveBody(response.body, target.handle.fd, files.hooks, meter).finally(stopWatch);
+    const stopProgress = watchProgress(counted, request.onProgress);
+    const { bytes, sha256 } = await saveBody(response.body, target.handle.fd, files.hooks, meter).finally(() => {
+      stopWatch();
+      stopProgress();
+    });
     if (declared !== undefined && declared !== bytes) {
       throw new ProxmoxTransportError(
         "dropped",

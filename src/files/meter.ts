@@ -90,3 +90,13 @@ export function watchStall(
   timer.unref?.();
   return () => clearInterval(timer);
 }
+
+/** Reports bytes moved so far (and the size, when known) every `everyMs` until stopped. */
+export type ProgressReport = (bytes: number, total: number | undefined) => void;
+
+export function watchProgress(meter: TransferMeter, report: ProgressReport | undefined, everyMs = 250): () => void {
+  if (!report) return () => {};
+  const timer = setInterval(() => report(meter.bytes, meter.total), everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}

@@ -1,14 +1,14 @@
 import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { Confirm } from "../proxmox/confirm.ts";
-import { resultPayload, type CallerIdentity, type ProxmoxClient } from "../proxmox/client.ts";
+import { resultPayload, type CallerIdentity, type CallPreview, type ProxmoxClient } from "../proxmox/client.ts";
 import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "../proxmox/errors.ts";
 import { normalizeParameters, scalarText, type Params } from "../proxmox/params.ts";
 import { decodeOrKeep, validateApiPath } from "../proxmox/path.ts";
 import { defaultChecksumNote, hashFile, planChecksum, type ChecksumPlan, type ChecksumSupport } from "./checksum.ts";
 import { collectAfterTransfer } from "./memory.ts";
-import { TransferMeter, watchStall } from "./meter.ts";
-import { frameUpload, isUploadPath, newBoundary, type UploadFraming } from "./multipart.ts";
+import { TransferMeter, watchProgress, watchStall, type ProgressReport } from "./meter.ts";
+import { frameUpload, isUploadPath, newBoundary, TEXT_PARTS, type UploadFraming } from "./multipart.ts";
 import type { FileAccess, UploadSource } from "./resolver.ts";
 import { stalledTransfer } from "./stall.ts";
 import { storedFileName, uploadVolumeId } from "./stored-name.ts";
@@ -23,6 +23,8 @@ export interface UploadRequest {
   signal?: AbortSignal | undefined;
   /** Asks a person when PROXMOX_CONFIRM holds the upload. */
   confirm?: Confirm | undefined;
+  /** Told the bytes sent so far while the file goes out. */
+  onProgress?: ProgressReport | undefined;
   caller?: CallerIdentity | undefined;
 }
 
@@ -130,6 +132,13 @@ async function prepareChecksum(
   }
 }
 
+function notAnUploadPath(path: string): LocalRefusal {
+  return new LocalRefusal(
+    "invalid_path",
+    `${path} is not an upload endpoint; files go to POST /nodes/{node}/storage/{storage}/upload (the node that owns the storage)`,
+  );
+}
+
 /** The storage named in a validated upload path /nodes/{node}/storage/{storage}/upload. */
 function storageOf(path: string): string {
   return decodeOrKeep(path.split("/")[4] ?? "");
@@ -143,12 +152,7 @@ export async function uploadFile(
   options: UploadOptions = {},
 ): Promise<Record<string, unknown>> {
   const path = validateApiPath(request.path);
-  if (!isUploadPath(path)) {
-    throw new LocalRefusal(
-      "invalid_path",
-      `${path} is not an upload endpoint; files go to POST /nodes/{node}/storage/{storage}/upload (the node that owns the storage)`,
-    );
-  }
+  if (!isUploadPath(path)) throw notAnUploadPath(path);
   const params = normalizeParameters(request.parameters);
   const plan = planChecksum(params, files.uploadChecksum);
   const source = await files.openForUpload(request.filePath);
@@ -176,6 +180,7 @@ export async function uploadFile(
       state.error = stalledTransfer("upload", verdict, rule!, meter);
       stream.destroy(state.error);
     });
+    const stopProgress = watchProgress(meter, request.onProgress);
     let result;
     try {
       result = await client.upload({
@@ -192,6 +197,7 @@ export async function uploadFile(
       throw state.error ?? error;
     } finally {
       stopWatch();
+      stopProgress();
       stream.destroy();
       sent = meter.bytes;
     }
@@ -212,6 +218,62 @@ export async function uploadFile(
   } finally {
     await source.handle.close().catch(() => undefined);
     collectAfterTransfer(sent);
+  }
+}
+
+/** What an upload would send, found without sending, hashing or reading the file's content. */
+export interface UploadPreview {
+  /** The local rules' view of the write, as for any call (client.preview). */
+  preview: CallPreview;
+  /** The multipart text fields, the file's name in its part, and the query string parameters. */
+  multipart: Record<string, string>;
+  query: Params;
+  file: { path: string; bytes: number };
+  stored_name: string;
+  volid?: string;
+}
+
+/** proxmox_upload's dry run: every local check of uploadFile, up to the bytes, which stay unread. */
+export async function previewUpload(
+  client: ProxmoxClient,
+  files: FileAccess,
+  request: UploadRequest,
+): Promise<UploadPreview> {
+  const path = validateApiPath(request.path);
+  if (!isUploadPath(path)) throw notAnUploadPath(path);
+  const params = normalizeParameters(request.parameters);
+  const plan = planChecksum(params, files.uploadChecksum);
+  const source = await files.openForUpload(request.filePath);
+  try {
+    const framing = frameUpload(params, source.name, source.size, newBoundary());
+    const multipart: Record<string, string> = {};
+    for (const field of TEXT_PARTS) if (params[field] !== undefined) multipart[field] = String(params[field]);
+    if (plan.kind === "compute") {
+      multipart["checksum-algorithm"] = plan.algorithm;
+      multipart.checksum = `(the file's ${plan.algorithm}, computed when sent${plan.byDefault ? ", where the cluster's upload endpoint takes one" : ""})`;
+    }
+    multipart.filename = framing.fileName;
+    const sentParams: Params = plan.kind === "compute" ? { ...params, "checksum-algorithm": plan.algorithm } : params;
+    const stored = storedFileName(framing.fileName);
+    const content =
+      params.content === undefined || Array.isArray(params.content) ? undefined : scalarText(params.content);
+    const volid = uploadVolumeId(storageOf(path), content, stored);
+    return {
+      preview: client.preview({
+        tool: "proxmox_upload",
+        method: "POST",
+        path,
+        params: sentParams,
+        caller: request.caller,
+      }),
+      multipart,
+      query: framing.query,
+      file: { path: source.realPath, bytes: source.size },
+      stored_name: stored,
+      ...(volid ? { volid } : {}),
+    };
+  } finally {
+    await source.handle.close().catch(() => undefined);
   }
 }
 

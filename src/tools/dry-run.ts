@@ -6,6 +6,8 @@ import { describePermissions } from "../catalog/describe.ts";
 import type { ApiCall, CallPreview } from "../proxmox/client.ts";
 import { LocalRefusal } from "../proxmox/errors.ts";
 import { normalizeParameters, type Params } from "../proxmox/params.ts";
+import type { FileAccess } from "../files/resolver.ts";
+import { previewUpload, type UploadPreview, type UploadRequest } from "../files/upload.ts";
 import type { Host } from "../hosts/registry.ts";
 import { failureResult, okResult } from "./result.ts";
 
@@ -51,6 +53,34 @@ export function schemaFindings(
   };
 }
 
+/** A dry run that stopped at a local refusal before anything could be previewed. */
+function refusedReport(error: LocalRefusal): CallToolResult {
+  return okResult({
+    dry_run: true,
+    would_send: false,
+    policy: { verdict: "refused", code: error.code, reason: error.message },
+    note: DRY_RUN_NOTE,
+  });
+}
+
+/** The report of a previewed call: what would go out, the policy's verdict, the schema's findings. */
+function report(
+  preview: CallPreview,
+  request: Record<string, unknown>,
+  schema: ReturnType<typeof schemaFindings>,
+  extra: Record<string, unknown> = {},
+): CallToolResult {
+  return okResult({
+    dry_run: true,
+    would_send: preview.refusal === undefined,
+    request,
+    ...extra,
+    policy: policyVerdict(preview),
+    schema,
+    note: DRY_RUN_NOTE,
+  });
+}
+
 /**
  * proxmox_request with dry_run: every local check, and exactly what would be sent, without
  * sending anything (no catalog load either: the catalog is used only when already loaded).
@@ -63,24 +93,39 @@ export function dryRunRequest(host: Host, call: Omit<ApiCall, "params"> & { para
     params = prepareForCatalog(catalog, call.method, call.path, normalizeParameters(call.parameters)).params;
     preview = host.client.preview({ ...call, params });
   } catch (error) {
-    if (!(error instanceof LocalRefusal)) return failureResult(error, host.client.redact);
-    return okResult({
-      dry_run: true,
-      would_send: false,
-      policy: { verdict: "refused", code: error.code, reason: error.message },
-      note: DRY_RUN_NOTE,
-    });
+    if (error instanceof LocalRefusal) return refusedReport(error);
+    return failureResult(error, host.client.redact);
   }
-  return okResult({
-    dry_run: true,
-    would_send: preview.refusal === undefined,
-    request: {
-      method: preview.method,
-      url: host.client.redact(preview.url),
-      ...(preview.body !== undefined ? { form: preview.body } : {}),
-    },
-    policy: policyVerdict(preview),
-    schema: schemaFindings(catalog, preview.method, preview.path, params),
-    note: DRY_RUN_NOTE,
+  const request = {
+    method: preview.method,
+    url: host.client.redact(preview.url),
+    ...(preview.body !== undefined ? { form: preview.body } : {}),
+  };
+  return report(preview, request, schemaFindings(catalog, preview.method, preview.path, params));
+}
+
+/**
+ * proxmox_upload with dry_run: the path, parameter and file checks of a real upload (the file
+ * is opened, never read), the multipart fields and size that would go out, and the verdicts.
+ */
+export async function dryRunUpload(host: Host, files: FileAccess, request: UploadRequest): Promise<CallToolResult> {
+  let found: UploadPreview;
+  try {
+    found = await previewUpload(host.client, files, request);
+  } catch (error) {
+    if (error instanceof LocalRefusal) return refusedReport(error);
+    return failureResult(error, host.client.redact);
+  }
+  const { preview, multipart, query, file } = found;
+  const sent = {
+    method: "POST",
+    url: host.client.redact(preview.url),
+    multipart,
+    ...(Object.keys(query).length ? { query } : {}),
+    file,
+  };
+  return report(preview, sent, schemaFindings(host.catalog?.peek(), "POST", preview.path, { ...multipart, ...query }), {
+    stored_name: found.stored_name,
+    ...(found.volid ? { volid: found.volid } : {}),
   });
 }

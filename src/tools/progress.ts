@@ -13,6 +13,8 @@ export interface Progress {
   update(progress: number, total?: number, message?: string): void;
   /** The last notification of the work; always sent. */
   finish(progress: number, total?: number, message?: string): Promise<void>;
+  /** The same stream for a next phase, whose progress counts on from `base` (no total). */
+  after(base: number): Progress;
 }
 
 export const PROGRESS_INTERVAL_MS = 250;
@@ -61,12 +63,14 @@ export function progressFor(extra: ProgressContext, now: () => number = Date.now
       })
       // a client that went away must not turn finished work into a failure
       .catch(() => undefined);
-  return {
+  const phase = (base: number): Progress => ({
     update(progress, total, message) {
-      if (throttle.admit(now(), progress, total)) void send(progress, total, message);
+      if (throttle.admit(now(), base + progress, total)) void send(base + progress, total, message);
     },
     async finish(progress, total, message) {
-      if (throttle.admitFinal(progress)) await send(progress, total, message);
+      if (throttle.admitFinal(base + progress)) await send(base + progress, total, message);
     },
-  };
+    after: (next) => phase(base + next),
+  });
+  return phase(0);
 }

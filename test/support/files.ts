@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CatalogProvider } from "../../src/catalog/loader.ts";
 import { FileAccess, type FileAccessHooks } from "../../src/files/resolver.ts";
+import type { WriteGate } from "../../src/proxmox/client.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { installFileRoutes, type FileRoutes } from "../fake/upload.ts";
 import { connectHarness, type Harness } from "./mcp.ts";
@@ -25,6 +26,8 @@ export interface ConnectOptions {
   fake?: FakeProxmox;
   /** The API catalog the server consults (e.g. whether uploads take a checksum). */
   catalog?: CatalogProvider;
+  /** The local policy the client enforces. */
+  gate?: WriteGate;
 }
 
 export interface FileFixture {
@@ -48,6 +51,7 @@ export function useFileFixture(prefix: string): FileFixture {
           : (options.files ?? new FileAccess({ roots: [fixture.root] }, options.hooks));
       harness = await connectHarness(options.fake ?? fixture.fake, {
         ...(options.env ? { env: options.env } : {}),
+        ...(options.gate ? { client: { gate: options.gate } } : {}),
         deps: {
           files,
           taskPolling: { initialMs: 1, maxMs: 5 },

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Progress as ProgressNotification } from "@modelcontextprotocol/sdk/types.js";
-import { ProgressThrottle } from "../../src/tools/progress.ts";
+import { progressFor, ProgressThrottle } from "../../src/tools/progress.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { connectHarness, type Harness } from "../support/mcp.ts";
 
@@ -98,5 +98,38 @@ describe("ProgressThrottle", () => {
     expect(throttle.admit(0, 1)).toBe(true);
     expect(throttle.admitFinal(2)).toBe(true);
     expect(throttle.admitFinal(2)).toBe(false);
+  });
+});
+
+describe("progressFor", () => {
+  test("a next phase counts on from its base, without a total, on the same throttle", async () => {
+    const sent: { progress: number; total?: number; message?: string }[] = [];
+    let clock = 0;
+    const progress = progressFor(
+      {
+        _meta: { progressToken: "t" },
+        sendNotification: async (n) => void sent.push(n.params as (typeof sent)[number]),
+      },
+      () => clock,
+    )!;
+    progress.update(10, 100);
+    clock = 300;
+    await progress.finish(100, 100, "sent");
+    const copy = progress.after(100);
+    clock = 600;
+    copy.update(1.5);
+    clock = 700;
+    copy.update(2); // too soon after the last one
+    await copy.finish(2.5, undefined, "done");
+    expect(sent).toEqual([
+      { progressToken: "t", progress: 10, total: 100 },
+      { progressToken: "t", progress: 100, total: 100, message: "sent" },
+      { progressToken: "t", progress: 101.5 },
+      { progressToken: "t", progress: 102.5, message: "done" },
+    ] as never);
+  });
+
+  test("no progressToken: no Progress at all", () => {
+    expect(progressFor({ sendNotification: async () => {} })).toBeUndefined();
   });
 });
