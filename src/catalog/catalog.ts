@@ -231,7 +231,6 @@ export class Catalog implements PathLookup {
       this.built = buildSearchIndex(this.endpoints, this.knowledge);
       // The texts live on in the index's postings; the strings are not needed again.
       this.knowledge.texts = [];
-      this.knowledge.contexts = [];
     }
     return this.built;
   }

@@ -25,8 +25,6 @@ export interface DocsKnowledge {
   mapped: { commands: number; endpoints: number };
   /** Acronyms the pages define. */
   acronyms: (readonly [string, string])[];
-  /** The pages' prose, piece by piece, for word associations (emptied once indexed). */
-  contexts: string[];
 }
 
 /** Most characters of docs text kept per endpoint, so a much-exemplified command does not match everything. */
@@ -139,11 +137,6 @@ export function buildDocsKnowledge(
     texts,
     mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
     acronyms: pages.flatMap((p) => p.acronyms ?? []),
-    contexts: pages.flatMap((p) => [
-      ...p.sections.map((s) => `${s.parent} ${s.title} ${s.text}`),
-      ...p.examples.map((e) => `${e.title} ${e.paragraph}`),
-      ...p.commands.map((c) => c.description),
-    ]),
   };
 }
 

@@ -8,7 +8,6 @@ import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
 import { addSiblingTerms } from "./search-siblings.ts";
-import { learnAssociations, type Associations } from "./search-assoc.ts";
 import { endpointValueKinds, valueTerm } from "./search-values.ts";
 import { agentTwins, collections, identityUnits, isBulk, isNavigation, isSetter } from "./search-facts.ts";
 import { buildBm25, endpointPassages, placeholderKinds, placeholderValues, type Bm25Index } from "./search-bm25.ts";
@@ -32,8 +31,6 @@ const FIELD = {
 /** What the docs add to the index: texts about each endpoint, and the acronyms they define. */
 export interface DocsVocabulary {
   texts: readonly (readonly string[])[];
-  /** The docs' prose, piece by piece (sections, example paragraphs, command descriptions), for word associations. */
-  contexts?: readonly string[];
   acronyms?: readonly (readonly [string, string])[];
 }
 
@@ -42,8 +39,6 @@ export interface SearchIndex {
   postings: Postings;
   /** Each endpoint's path placeholders ("node", "vmid"). */
   placeholders: string[][];
-  /** Words that keep each other company in Proxmox's own text (search-assoc.ts). */
-  assoc: Associations;
   /** The second ranker: BM25F over each endpoint's own fields plus its best parameter (search-bm25.ts). */
   bm25: Bm25Index;
   /** The parameters of write endpoints, each a document of its own. */
@@ -331,16 +326,10 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     })),
     endpoints.map((e) => endpointPassages(e, terms, intern)),
   );
-  // Learnt from the schema's descriptions and the docs' prose: what a word the schema lacks goes with.
-  const assoc = learnAssociations(
-    [...fieldsOf.flatMap((f) => [...f.description, ...f.paramText]), ...(docs?.contexts ?? [])],
-    stems,
-  );
   return {
     endpoints,
     postings,
     bm25,
-    assoc,
     placeholders: endpoints.map((e) => placeholders(e.path)),
     params: buildParamDocs(endpoints, terms, postings),
     setter: Uint8Array.from(endpoints, (e) => (isSetter(e) ? 1 : 0)),

@@ -33,8 +33,6 @@ export { compoundsWith, guestFacet, statedMethod, tokenize, verbAt, type Token }
 
 export const EQUIVALENT_WEIGHT = 0.8;
 const RELATED_WEIGHT = 0.45;
-/** A word that keeps an unknown word company in Proxmox's text, at full strength (search-assoc.ts). */
-const ASSOCIATE_WEIGHT = 0.4;
 const MODIFIER_WEIGHT = 0.6;
 const GENERIC_WEIGHT = 0.5;
 /** A word found inside one of the API's run-together names ("trim" in fstrim). */
@@ -180,10 +178,6 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     }
     const ids = groupsOf(word);
     const concept = groupConcept(ids, s, [word, s, ...ids.map((id) => index.leads[id]!)], weight);
-    // A word the schema does not use ("vgpu") finds, weakly, the words it goes with in the docs (mediated).
-    if (!index.postings.has(s))
-      for (const [t, strength] of index.assoc.get(s) ?? [])
-        if (!concept.terms.has(t)) concept.terms.set(t, ASSOCIATE_WEIGHT * strength);
     for (const compound of compoundsWith(index, word)) {
       const term = stem(compound, index.stems);
       if (!concept.terms.has(term)) concept.terms.set(term, SUBWORD_WEIGHT);
