@@ -7,10 +7,8 @@ import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
-import { addSiblingTerms } from "./search-siblings.ts";
 import { endpointValueKinds, valueTerm } from "./search-values.ts";
 import { agentTwins, collections, identityUnits, isBulk, isNavigation, isSetter } from "./search-facts.ts";
-import { buildBm25, endpointPassages, placeholderKinds, placeholderValues, type Bm25Index } from "./search-bm25.ts";
 
 const FIELD = {
   lastSegment: 4,
@@ -39,8 +37,6 @@ export interface SearchIndex {
   postings: Postings;
   /** Each endpoint's path placeholders ("node", "vmid"). */
   placeholders: string[][];
-  /** The second ranker: BM25F over each endpoint's own fields plus its best parameter (search-bm25.ts). */
-  bm25: Bm25Index;
   /** The parameters of write endpoints, each a document of its own. */
   params: ParamDocs;
   /** How many parameters each endpoint takes. */
@@ -247,7 +243,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     }
     touched.length = 0;
   });
-  const siblingTerms = addSiblingTerms(endpoints, textTerms, ownTerms, postings, FIELD.sibling);
+  addSiblingTerms(endpoints, textTerms, ownTerms, postings);
   // The kinds of value each endpoint takes ("#volume"), for values typed in a query.
   endpoints.forEach((e, id) => {
     for (const [kind, where] of endpointValueKinds(e))
@@ -258,11 +254,10 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   // Names in the examples (pve2, node1, vm:100) are no words for anything.
   const schemaHas = (term: number) => postings.has(postings.termOf(term)) || /\d/.test(postings.termOf(term));
   const fromDocs = new Map<number, number[]>();
-  const docsOnly = docsTerms.map((items, id) => {
+  docsTerms.forEach((items, id) => {
     const seen = new Set<number>();
     for (const item of items) for (const term of item) if (!seen.has(term) && !schemaHas(term)) seen.add(term);
     for (const term of seen) fromDocs.set(term, [...(fromDocs.get(term) ?? []), id]);
-    return [...seen];
   });
   for (const [term, ids] of fromDocs) for (const id of ids) postings.add(term, id, FIELD.docs);
 
@@ -312,24 +307,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   endpoints.forEach((e, id) => {
     if (collectionOf[id] !== undefined) listed.set(e.path, collectionOf[id]!);
   });
-  const intern = (term: string) => postings.intern(term);
-  const bm25 = buildBm25(
-    endpoints.map((e, id) => ({
-      name: [...identifierTerms[id]![0]!, ...identifierTerms[id]![2]!],
-      place: identifierTerms[id]![1]!,
-      text: textTerms[id]!.slice(0, 2).flat(),
-      returns: identifierTerms[id]![5]!,
-      docs: [docsOnly[id]!],
-      siblings: [siblingTerms[id]!],
-      values: placeholderValues(e, terms),
-      kinds: placeholderKinds(e, intern),
-    })),
-    endpoints.map((e) => endpointPassages(e, terms, intern)),
-  );
   return {
     endpoints,
     postings,
-    bm25,
     placeholders: endpoints.map((e) => placeholders(e.path)),
     params: buildParamDocs(endpoints, terms, postings),
     setter: Uint8Array.from(endpoints, (e) => (isSetter(e) ? 1 : 0)),
@@ -364,4 +344,36 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     compounds: [...compounds],
     lastSegmentStems,
   };
+}
+
+/**
+ * One resource, several methods: the collection and its items (/cluster/backup,
+ * /cluster/backup/{id}) describe one kind of object, often in different words ("backup
+ * schedule", "backup job definition"). Each method also gets the others' summary and
+ * description words, weakly and as not its own, so the method asked for decides among them.
+ */
+function addSiblingTerms(
+  endpoints: readonly Endpoint[],
+  textTerms: readonly (readonly (readonly number[])[])[][],
+  ownTerms: readonly Set<number>[],
+  postings: Postings,
+): void {
+  const resources = new Map<string, number[]>();
+  endpoints.forEach((e, id) => {
+    const key = e.path.replace(/\/\{[^{}]+\}$/, "");
+    resources.set(key, [...(resources.get(key) ?? []), id]);
+  });
+  for (const members of resources.values()) {
+    if (members.length < 2) continue;
+    for (const id of members) {
+      const extra = new Set<number>();
+      for (const other of members) {
+        if (other === id) continue;
+        // The text fields in TEXT_FIELDS order: the summary and the description.
+        for (const field of textTerms[other]!.slice(0, 2))
+          for (const item of field) for (const t of item) if (!ownTerms[id]!.has(t)) extra.add(t);
+      }
+      for (const t of extra) postings.add(t, id, FIELD.sibling, true);
+    }
+  }
 }

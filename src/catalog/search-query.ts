@@ -2,10 +2,9 @@
 // synonyms), the method its verbs ask for, which guest and which scope it is about.
 import { stem } from "./stem.ts";
 import { METHOD_HINTS, type MethodName } from "./synonyms.ts";
-import { STOPWORDS, words } from "./text.ts";
+import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
-import { placesOf, senseByObject } from "./search-sense.ts";
 import { valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
 import {
   ALL_WORDS,
@@ -13,6 +12,7 @@ import {
   compoundsWith,
   DETERMINERS,
   GENERIC_WORDS,
+  GUEST_WORDS,
   guestFacet,
   LXC_WORDS,
   NODE_WORDS,
@@ -71,8 +71,6 @@ interface Concept {
   /** For a phrase: where it starts in the query and the API words of its groups. */
   at?: number;
   leads?: string[];
-  /** A word of a value of a known kind ("debian" in "local:vztmpl/debian-12.tar.zst"): a name, said by its kind. */
-  ofValue?: boolean;
   /** For a value: the stem of the kind of object it names ("user" for "carol@pve"). */
   names?: string;
   /** For a phrase: the stems of its groups' API words, which name what the phrase names ("mount point": mp). */
@@ -109,6 +107,59 @@ export interface QueryAnalysis {
   acts: boolean;
   /** Stems of the kinds of object the query adds something to ("group" in "to the admins group"). */
   places: Set<string>;
+}
+
+/** Words that make what follows a new object, not an existing one. */
+const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
+
+/** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
+function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
+  const places = new Set<string>();
+  raw.forEach((w, i) => {
+    // "to a Gotify server" names no existing one.
+    if ((w !== "to" && w !== "into") || NEW_OBJECT.has(raw[i + 1] ?? "")) return;
+    for (const next of raw.slice(i + 1, i + 4)) {
+      const s = stem(next, index.stems);
+      if (index.collectionStems.has(s)) {
+        places.add(s);
+        break;
+      }
+    }
+  });
+  return places;
+}
+
+/** The groups a verb phrase means when its object is a machine, and when it is a feature. */
+const MACHINE_SENSE = new Set(["start", "shutdown"]);
+const FEATURE_SENSE = new Set(["enable", "disable"]);
+const MACHINE_WORDS = new Set([
+  ...QEMU_WORDS,
+  ...LXC_WORDS,
+  ...GUEST_WORDS,
+  "node",
+  "nodes",
+  "host",
+  "hosts",
+  "server",
+  "servers",
+  "machine",
+  "machines",
+  "it",
+  "them",
+]);
+
+/**
+ * "turn on", "switch off": a machine is started or shut down, a feature is enabled or
+ * disabled. The first content word of the object (`after`) tells which sense is meant.
+ */
+function senseByObject(index: SearchIndex, ids: number[], after: readonly string[]): number[] {
+  const machine = ids.filter((id) => MACHINE_SENSE.has(index.leads[id]!));
+  const feature = ids.filter((id) => FEATURE_SENSE.has(index.leads[id]!));
+  if (machine.length === 0 || feature.length === 0) return ids;
+  const object = after.find((w) => !DETERMINERS.has(w) && !PARTICLES.has(w) && !STOPWORDS.has(w));
+  if (object === undefined) return ids;
+  const keep = MACHINE_WORDS.has(object) ? feature : machine;
+  return ids.filter((id) => !keep.includes(id));
 }
 
 /** Query words -> concepts: phrases first, then joined and split words, then single words. */
@@ -171,11 +222,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     index.groupsOfWord.get(word) ?? index.groupsOfStem.get(stem(word, index.stems)) ?? [];
   const wordConcept = (word: string, weight: number, literal = false) => {
     const s = stem(word, index.stems);
-    if (literal) {
-      const concept = groupConcept([], s, [], weight);
-      if (ofKnownValue.has(word)) concept.ofValue = true;
-      return concept;
-    }
+    if (literal) return groupConcept([], s, [], weight);
     const ids = groupsOf(word);
     const concept = groupConcept(ids, s, [word, s, ...ids.map((id) => index.leads[id]!)], weight);
     for (const compound of compoundsWith(index, word)) {
@@ -188,11 +235,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
 
   // "local:vztmpl/debian.tar.zst", "alice@pve": the kind of value says which endpoints take it.
-  const ofKnownValue = new Set<string>();
   for (const chunk of query.split(/\s+/)) {
-    const kinds = valueKinds(chunk);
-    if (kinds.length) for (const w of words(chunk)) ofKnownValue.add(w);
-    for (const kind of kinds) {
+    for (const kind of valueKinds(chunk)) {
       const term = valueTerm(kind);
       const concept = addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
       // "carol@pve" names a user: the users' endpoints are asked for, as if the word were said.

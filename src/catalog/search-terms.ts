@@ -107,11 +107,6 @@ export class Postings {
     return { ids: this.ids[id]!, weights: this.weights[id]!, paramOnly: this.paramOnly[id] };
   }
 
-  /** The id of a term, if it was ever interned. */
-  idOf(term: string): number | undefined {
-    return this.byTerm.get(term);
-  }
-
   has(term: string): boolean {
     return this.get(term) !== undefined;
   }

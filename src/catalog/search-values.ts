@@ -33,7 +33,7 @@ export function valueKinds(chunk: string): ValueKind[] {
 }
 
 /** The kinds of value a parameter takes, by its format, pattern, name or description. */
-export function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueKind[] {
+function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueKind[] {
   const format = typeof p.format === "string" ? p.format : "";
   const description = typeof p.description === "string" ? p.description : "";
   const pattern = typeof p.pattern === "string" ? p.pattern : "";

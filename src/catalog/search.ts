@@ -1,7 +1,6 @@
 import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import type { SearchIndex } from "./search-index.ts";
-import { diversify, fuseScores } from "./search-rank.ts";
-import { bm25Idf, bm25Scores, type Bm25Concept } from "./search-bm25.ts";
+import { diversify } from "./search-rank.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";
@@ -128,42 +127,6 @@ function paramLift(
   return lift;
 }
 
-/** A lead of the main ranking's first place under this share of its score is a near tie (search-rank.ts). */
-const NEAR_TIE = 0.03;
-/** How many of the second ranker's best may join the results when the main ranking lacks them. */
-const SECOND_ONLY = 30;
-
-/**
- * The second ranker's concepts: the query's, as term ids, each no rarer than the words typed.
- * The words of a value of a known kind ("local:iso/x.iso") are names: the value counts by its kind.
- */
-function bm25Concepts(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Bm25Concept[] {
-  const idf = (id: number) => (index.bm25.df.has(id) ? bm25Idf(index.bm25, id) : undefined);
-  return analysis.concepts
-    .filter((c) => !c.ofValue)
-    .map((c) => {
-      const terms: [number, number][] = [];
-      for (const [term, weight] of c.terms) {
-        const id = index.postings.idOf(term);
-        if (id !== undefined) terms.push([id, weight]);
-      }
-      let maxIdf: number | undefined;
-      for (const p of c.primaries) {
-        const id = index.postings.idOf(p);
-        const value = id === undefined ? undefined : idf(id);
-        if (value !== undefined) maxIdf = Math.max(maxIdf ?? 0, value);
-      }
-      return { terms, weight: c.weight, maxIdf };
-    });
-}
-
-/** Fuses the main ranking with the second ranker's, below the pinned, object and home endpoints. */
-function fuse(results: { id: number; score: number; rank: number; second: number }[]): void {
-  const tiers = results.filter((r) => r.rank >= PINNED * HOME_TIER);
-  const rest = results.filter((r) => r.rank < PINNED * HOME_TIER);
-  results.splice(0, results.length, ...tiers, ...fuseScores(rest, NEAR_TIE));
-}
-
 /** Above any score: pinned endpoints sort first. */
 const PINNED = 1e6;
 /**
@@ -275,12 +238,9 @@ export function runSearch(
     [...c.primaries].filter((t) => t.startsWith("#")).map((t) => new Set(index.postings.get(t)?.ids ?? [])),
   );
   const takesValues = (id: number) => valueIds.every((ids) => ids.has(id));
-  // The second ranker (search-bm25.ts): endpoints only it found join when they are among its best.
-  const second = bm25Scores(index.bm25, bm25Concepts(index, analysis));
-  const secondBar = Float64Array.from(second).sort()[Math.max(0, n - SECOND_ONLY)] ?? 0;
-  const results: { id: number; score: number; rank: number; second: number }[] = [];
+  const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
-    if (scores[id] === 0 && !pinned.includes(id) && (second[id] === 0 || second[id]! < secondBar)) continue;
+    if (scores[id] === 0 && !pinned.includes(id)) continue;
     const e = index.endpoints[id]!;
     if (wantMethod && e.method !== wantMethod) continue;
     if (options.within && !options.within(id)) continue;
@@ -306,8 +266,7 @@ export function runSearch(
       agentTwin: index.agentTwin[id] === 1,
       createsGuest: index.createsGuest[id] === 1,
     };
-    const factor = scoreFactor(facts, analysis);
-    const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * factor;
+    const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);
     // A CLI-only command's nearest endpoints are first sought where the tool's other commands
     // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
@@ -322,8 +281,7 @@ export function runSearch(
         : home || ofObject
           ? PINNED * ((home ? HOME_TIER : 0) + (ofObject ? OBJECT_TIER : 0)) + score
           : score;
-    // The same factors apply to the second ranker's score: they read the query, not its words.
-    results.push({ id, score, rank, second: second[id]! * factor });
+    results.push({ id, score, rank });
   }
   results.sort((a, b) => {
     if (b.rank !== a.rank) return b.rank - a.rank;
@@ -332,7 +290,6 @@ export function runSearch(
     // Within one path, the schema's order: GET, POST, PUT, DELETE (a tie never favours deleting).
     return ea.path.length - eb.path.length || ea.path.localeCompare(eb.path) || a.id - b.id;
   });
-  fuse(results);
   diversify(results, index.families);
   const offset = Math.max(0, options.offset ?? 0);
   const limit = Math.max(1, options.limit ?? 10);
