@@ -34,6 +34,9 @@ const queryFiles = given.length
       `${fixtures}/search-fresh-sealed.json`,
       `${fixtures}/search-fresh2-tune.json`,
       `${fixtures}/search-fresh2-sealed.json`,
+      `${fixtures}/search-fresh3-tune.json`,
+      `${fixtures}/search-fresh3-sealed.json`,
+      `${fixtures}/search-fresh4-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

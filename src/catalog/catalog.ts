@@ -3,6 +3,7 @@ import { describeEndpoint, type DescribeOutcome } from "./describe.ts";
 import {
   isUnder,
   normalizeInputPath,
+  placeholders,
   type CatalogSource,
   type Endpoint,
   type PathEntry,
@@ -110,7 +111,7 @@ export class Catalog implements PathLookup {
   private readonly idOf: Map<string, number>;
   private readonly trie: TrieNode;
   /** The index of the schema alone, shared with every view of this parse (withSource). */
-  private readonly shared: { schemaIndex?: SearchIndex } = {};
+  private readonly shared: { schemaIndex?: SearchIndex; placeholders?: ReadonlySet<string> } = {};
   /** This view's index with its own docs, once they are attached. */
   private built: SearchIndex | undefined;
   private knowledge: DocsKnowledge | undefined;
@@ -234,6 +235,11 @@ export class Catalog implements PathLookup {
     return this.built;
   }
 
+  /** Every placeholder name the paths use ("vmid", "storage"), worked out once. */
+  private get placeholderNames(): ReadonlySet<string> {
+    return (this.shared.placeholders ??= new Set(this.endpoints.flatMap((e) => placeholders(e.path))));
+  }
+
   /** What the attached docs contributed, if any. */
   get docs(): Pick<DocsKnowledge, "source" | "pages" | "mapped"> | undefined {
     return this.knowledge;
@@ -276,6 +282,7 @@ export class Catalog implements PathLookup {
       methodsOf: (template) =>
         (this.paths.get(template)?.methods ?? []).map((e) => this.idOf.get(`${e.method} ${e.path}`)!),
       cli: this.knowledge?.cli,
+      placeholders: this.placeholderNames,
     });
     if (!form) return runSearch(this.index, query, options);
     const page = runSearch(this.index, form.query, options, form);

@@ -19,6 +19,8 @@ export interface CliMapping {
   aliasOf?: string;
   /** Values an argument takes (qm guest cmd's <command>), for commands that name a sub-endpoint by value. */
   values?: string[];
+  /** The command's first argument ("vmid" of `pct status <vmid>`): the object it acts on. */
+  object?: string;
 }
 
 /** How much each signal counts; a match needs MIN_SCORE, and a clear lead over a different endpoint. */
@@ -225,6 +227,7 @@ export function mapCommands(commands: readonly CliCommand[], endpoints: readonly
       endpoint: best && best.score >= MIN_SCORE ? best.id : undefined,
       description: c.description,
       ...(values.length ? { values } : {}),
+      ...(c.args[0] ? { object: c.args[0] } : {}),
     });
   }
   // Pass 3: a command the CLI words differently ("Adds the current node to an existing
@@ -244,6 +247,7 @@ export function mapCommands(commands: readonly CliCommand[], endpoints: readonly
       description: target?.description ?? "",
       aliasOf: c.aliasOf,
       ...(target?.values ? { values: target.values } : {}),
+      ...(target?.object ? { object: target.object } : {}),
     });
   }
   return out;

@@ -3,6 +3,7 @@
 // /cluster/resources") or a literal API path ("GET /nodes/pve1/lxc/101/config"). The named
 // endpoint goes first; the rest of the ranking comes from the words as usual.
 import { longestCommand, PVESH_VERBS, type CliTable } from "./docs-knowledge.ts";
+import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
 
@@ -12,6 +13,8 @@ export interface FormContext {
   /** Indexes of the endpoints of one template, in GET, POST, PUT, DELETE order. */
   methodsOf(template: string): number[];
   cli?: CliTable | undefined;
+  /** Every placeholder name the API's paths use ("vmid", "storage", "volume"). */
+  placeholders?: ReadonlySet<string>;
 }
 
 export interface RecognizedForm {
@@ -27,6 +30,8 @@ export interface RecognizedForm {
   described?: string;
   /** Where the tool's commands live, for a command of it that has no endpoint. */
   homes?: ReadonlySet<string>;
+  /** The path placeholder a CLI-only command's first argument names ("vmid" for `pct status <vmid>`). */
+  object?: string;
   /** What was recognised, for the answer. */
   notes: string[];
 }
@@ -56,31 +61,25 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
     }
   }
 
-  // A literal API path, with the method before it when given.
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    if (!/^(\/|https?:\/\/)/i.test(token) || /^\/+$/.test(token)) continue;
-    const method = i > 0 && HTTP_METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
-    const found = pathEndpoints(token, method, ctx);
-    if (!found) continue;
-    const from = method ? i - 1 : i;
-    return {
-      pinned: found.ids,
-      ordered: method !== undefined,
-      query: without(from, method ? 2 : 1),
-      notes: [`the path ${found.template}`],
-    };
-  }
-
-  // A CLI command of the docs: the longest known command after the tool's name.
+  // A CLI command of the docs: the longest known command after the tool's name. A path after
+  // it is the command's argument ("pveum acl delete /storage/nfs1"), not an API path.
   const cli = ctx.cli;
-  if (!cli) return undefined;
-  const at = lower.findIndex((t) => cli.binaries.has(t));
-  if (at < 0) return undefined;
+  const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
+  if (!cli || at < 0 || lower[at] === "pvesh") return literalPath(tokens, ctx);
   const tool = cli.binaries.get(lower[at]!)!;
   const guest = tool.guest;
   const found = longestCommand(lower.slice(at), cli);
-  if (!found) return { pinned: [], ordered: true, query, ...(guest ? { guest } : {}), homes: tool.homes, notes: [] };
+  if (!found)
+    return (
+      literalPath(tokens, ctx) ?? {
+        pinned: [],
+        ordered: true,
+        query,
+        ...(guest ? { guest } : {}),
+        homes: tool.homes,
+        notes: [],
+      }
+    );
   const [mapping, length] = found;
   const rest = without(at, length);
   const name = mapping.aliasOf ? `${mapping.command} (alias of ${mapping.aliasOf})` : mapping.command;
@@ -93,6 +92,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       query: rest,
       described: `${mapping.command.split(" ").slice(1).join(" ")}: ${mapping.description}`,
       homes: tool.homes,
+      ...(actsOn(mapping, ctx) ? { object: mapping.object } : {}),
       ...(guest ? { guest } : {}),
       notes: [
         `${name} is a CLI-only command with no API endpoint of its own${mapping.description ? ` (${mapping.description})` : ""}; these are the nearest endpoints`,
@@ -118,6 +118,37 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       `${name} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,
     ],
   };
+}
+
+/** A literal API path in the query, with the method before it when given. */
+function literalPath(tokens: readonly string[], ctx: FormContext): RecognizedForm | undefined {
+  const without = (from: number, count: number) => [...tokens.slice(0, from), ...tokens.slice(from + count)].join(" ");
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (!/^(\/|https?:\/\/)/i.test(token) || /^\/+$/.test(token)) continue;
+    const method = i > 0 && HTTP_METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
+    const found = pathEndpoints(token, method, ctx);
+    if (!found) continue;
+    const from = method ? i - 1 : i;
+    return {
+      pinned: found.ids,
+      ordered: method !== undefined,
+      query: without(from, method ? 2 : 1),
+      notes: [`the path ${found.template}`],
+    };
+  }
+
+  return undefined;
+}
+
+/**
+ * Whether a CLI-only command acts on an existing object its first argument names (`pct status
+ * <vmid>`): the argument is a path placeholder of the API, and the command does not create it
+ * ("Create a new VM using parameters read from an OVF manifest").
+ */
+function actsOn(mapping: CliMapping, ctx: FormContext): mapping is CliMapping & { object: string } {
+  if (mapping.object === undefined || !ctx.placeholders?.has(mapping.object)) return false;
+  return !/^create\b|\bnew\b/i.test(mapping.description);
 }
 
 /** The endpoints of a literal path: the given method's first, or all of the path's methods. */

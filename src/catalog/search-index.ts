@@ -1,6 +1,6 @@
 // Builds the search index: each endpoint a small document of weighted fields, plus the facts
 // about it that the score factors use (guest kind, item or collection, navigation, twins).
-import type { Endpoint } from "./model.ts";
+import { placeholders, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
@@ -35,6 +35,8 @@ export interface DocsVocabulary {
 export interface SearchIndex {
   endpoints: readonly Endpoint[];
   postings: Postings;
+  /** Each endpoint's path placeholders ("node", "vmid"). */
+  placeholders: string[][];
   /** The parameters of write endpoints, each a document of its own. */
   params: ParamDocs;
   /** How many parameters each endpoint takes. */
@@ -308,6 +310,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   return {
     endpoints,
     postings,
+    placeholders: endpoints.map((e) => placeholders(e.path)),
     params: buildParamDocs(endpoints, terms, postings),
     setter: Uint8Array.from(endpoints, (e) => (isSetter(e) ? 1 : 0)),
     settings: Uint16Array.from(endpoints, (e) => Object.keys(e.parameters).length),

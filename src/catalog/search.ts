@@ -58,6 +58,8 @@ export interface SearchHints {
   described?: string;
   /** Where the tool's commands live ("/nodes/{node}/aplinfo" for pveam): endpoints there count more. */
   homes?: ReadonlySet<string>;
+  /** The placeholder a CLI-only command's object names ("vmid"): endpoints of one such object count more still. */
+  object?: string;
 }
 
 /** An endpoint with this many parameters is a settings endpoint: it is named by the setting asked for. */
@@ -127,6 +129,12 @@ function paramLift(
 
 /** Above any score: pinned endpoints sort first. */
 const PINNED = 1e6;
+/**
+ * Below the pinned endpoints, for a CLI-only command: those of the object its first argument
+ * names come first, then those where the tool's other commands live (shares of PINNED).
+ */
+const OBJECT_TIER = 0.6;
+const HOME_TIER = 0.3;
 
 const FULL_MATCH = 1.5;
 /** How much of a concept a match in the parameters alone covers. */
@@ -263,13 +271,15 @@ export function runSearch(
     // A CLI-only command's nearest endpoints are first sought where the tool's other commands
     // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
     const home = (hints.homes?.has(homeOf(e.path)) ?? false) && takesValues(id);
+    // `pct status <vmid>`: the command acts on one guest, so endpoints of one guest come first.
+    const ofObject = hints.object !== undefined && index.placeholders[id]!.includes(hints.object);
     const rank =
       place >= 0
         ? hints.ordered
           ? PINNED * (pinned.length + 1 - place)
           : PINNED * 2 + score
-        : home
-          ? PINNED + score
+        : home || ofObject
+          ? PINNED * ((home ? HOME_TIER : 0) + (ofObject ? OBJECT_TIER : 0)) + score
           : score;
     results.push({ id, score, rank });
   }

@@ -80,7 +80,7 @@ const present =
 describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
   const pages: Record<string, string> = {};
   if (present)
-    for (const page of ["qm.1.html", "pct.1.html", "pvesm.1.html", "pveam.1.html", "pvecm.1.html"])
+    for (const page of ["qm.1.html", "pct.1.html", "pvesm.1.html", "pveam.1.html", "pvecm.1.html", "pveum.1.html"])
       pages[page] = readFileSync(join(DOCS_DIR, page), "utf8");
   const catalog = present
     ? await withDocs(
@@ -99,8 +99,25 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     ["pvecm add 10.0.0.1 --fingerprint AA:BB", "POST /cluster/config/join"],
     // A CLI-only command's home (aplinfo) gives way to the endpoints that take the volume ID typed.
     ["pveam remove local:vztmpl/debian-12-standard.tar.zst", "DELETE /nodes/{node}/storage/{storage}/content/{volume}"],
+    // A CLI-only command acts on what its first argument names: `pct status <vmid>` one
+    // container, `pveam list <storage>` one storage, `qm unlock <vmid>` one VM's config.
+    ["pct status 100", "GET /nodes/{node}/lxc/{vmid}/status/current"],
+    ["qm status 100 --verbose", "GET /nodes/{node}/qemu/{vmid}/status/current"],
+    ["pct df 100", "GET /nodes/{node}/lxc/{vmid}/status/current"],
+    ["qm unlock 100", "PUT /nodes/{node}/qemu/{vmid}/config"],
+    ["pvesm path local:iso/debian.iso", "GET /nodes/{node}/storage/{storage}/content/{volume}"],
+    // ... unless it creates that object ("Create a new VM using parameters read from an OVF manifest").
+    ["qm importovf 200 vm.ovf local-lvm", "POST /nodes/{node}/qemu"],
+    // A path after a command is its argument, not an API path.
+    ["pveum acl delete /storage/nfs1 --groups devs --roles PVEDatastoreUser", "PUT /access/acl"],
   ])("%s -> %s", (query, expected) => {
     expect(first(catalog, query).first).toBe(expected);
+  });
+
+  test("pveam list <storage>: the storage's endpoints before the tool's home", () => {
+    const top = catalog.search("pveam list local", { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`);
+    expect(top).toContain("GET /nodes/{node}/storage/{storage}/content");
+    expect(top.every((hit) => hit.includes("{storage}"))).toBe(true);
   });
 });
 
