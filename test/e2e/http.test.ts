@@ -76,7 +76,9 @@ describe("starting HTTP mode", () => {
       await session.close();
       expect(await (await fetch(new URL("/healthz", server.url))).text()).toBe("ok\n");
     } finally {
-      server.proc.kill("SIGKILL");
+      // SIGTERM, not SIGKILL: `bun run start` passes it on to the server it started, and a
+      // killed `bun run` would leave that server running
+      server.proc.kill("SIGTERM");
       await server.exited;
     }
   });
