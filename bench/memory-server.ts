@@ -19,5 +19,7 @@ process.on("SIGUSR2", () => {
   process.stderr.write(`memory-probe ${JSON.stringify(probe)}\n`);
 });
 
-// the build to run: the first argument, or dist/index.js
-await import(process.argv[2] ?? join(import.meta.dir, "../dist/index.js"));
+// the build to run: the first argument (taken off argv, where the server would read it as a
+// directory for file transfer), or dist/index.js
+const [server] = process.argv.splice(2, 1);
+await import(server ?? join(import.meta.dir, "../dist/index.js"));
