@@ -7,6 +7,7 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FakeProxmox } from "../fake/pve-fake.ts";
+import { ALL_TOOLS } from "../support/mcp.ts";
 import { connectCommand, expectGetVersion, type CommandSession } from "../support/release.ts";
 import { cleanEnv, ensureBuilt, ROOT } from "../support/stdio.ts";
 
@@ -19,14 +20,6 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   private?: boolean;
 };
 
-const ALL_TOOLS = [
-  "proxmox_describe_endpoint",
-  "proxmox_download",
-  "proxmox_get",
-  "proxmox_request",
-  "proxmox_search_endpoints",
-  "proxmox_upload",
-];
 
 let fake: FakeProxmox;
 let work: string;

@@ -18,7 +18,7 @@ import { startHttpServer, type HttpServer, type HttpServerOptions } from "../../
 import { MAX_BODY_BYTES, type HttpConfig, type HttpLimits, type TlsFiles } from "../../src/transport/http-config.ts";
 import type { FakeProxmox } from "../fake/pve-fake.ts";
 import { memoryLogger } from "./catalog.ts";
-import { connectionFor } from "./mcp.ts";
+import { connectionFor, toolCaller } from "./mcp.ts";
 
 /** A fresh random bearer token (43 characters of base64url). */
 export function newToken(): string {
@@ -152,12 +152,7 @@ export async function connectHttp(url: URL, token: string, customFetch?: typeof 
   return {
     client,
     transport,
-    call: async (name, args, options) =>
-      (await client.callTool(
-        { name, arguments: args },
-        undefined,
-        options?.signal ? { signal: options.signal } : undefined,
-      )) as CallToolResult,
+    call: toolCaller(client),
     close: () => client.close(),
   };
 }

@@ -49,12 +49,7 @@ export async function connectServer(
   return {
     client,
     deps,
-    call: async (name, args, options) =>
-      (await client.callTool(
-        { name, arguments: args },
-        undefined,
-        options?.signal ? { signal: options.signal } : undefined,
-      )) as CallToolResult,
+    call: toolCaller(client),
     close: async () => {
       await client.close();
       await server.close();
@@ -79,6 +74,26 @@ export async function connectHarness(
       await proxmox.close();
     },
   };
+}
+
+/** Every tool of a read-write server, by name. */
+export const ALL_TOOLS = [
+  "proxmox_describe_endpoint",
+  "proxmox_download",
+  "proxmox_get",
+  "proxmox_request",
+  "proxmox_search_endpoints",
+  "proxmox_upload",
+];
+
+/** Harness.call for an SDK client: a tool call whose result is a CallToolResult, cancellable. */
+export function toolCaller(client: Client): Harness["call"] {
+  return async (name, args, options) =>
+    (await client.callTool(
+      { name, arguments: args },
+      undefined,
+      options?.signal ? { signal: options.signal } : undefined,
+    )) as CallToolResult;
 }
 
 export function textOf(result: CallToolResult): string {

@@ -8,7 +8,7 @@ import { hostVariable } from "../../src/hosts/labels.ts";
 import { toolPortabilityProblems, type ListedTool } from "../../scripts/portability.ts";
 import { apidata, MINI_API, VIEWER_CODE } from "../support/catalog.ts";
 import { SITE_A, SITE_B, useTwoHosts, type HostsHarness } from "../support/hosts.ts";
-import { textOf } from "../support/mcp.ts";
+import { textOf, ALL_TOOLS } from "../support/mcp.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 const two = useTwoHosts();
@@ -25,14 +25,7 @@ describe("the tool list", () => {
   test("every tool takes host, a required enum of the labels, and stays portable", async () => {
     const h = await two.open();
     const { tools } = await h.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      "proxmox_describe_endpoint",
-      "proxmox_download",
-      "proxmox_get",
-      "proxmox_request",
-      "proxmox_search_endpoints",
-      "proxmox_upload",
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(ALL_TOOLS);
     for (const tool of tools) {
       const host = tool.inputSchema.properties?.host as { type: string; enum: string[]; description: string };
       expect(host).toEqual({ type: "string", enum: LABELS, description: expect.any(String) });

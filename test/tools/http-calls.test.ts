@@ -11,7 +11,7 @@ import { sharedTestPki } from "../fake/certs.ts";
 import { FAKE_TOKEN_ID, FAKE_TOKEN_SECRET, FakeProxmox } from "../fake/pve-fake.ts";
 import { installFileRoutes, type FileRoutes } from "../fake/upload.ts";
 import { memoryLogger, startHttpHarness, waitFor, type HarnessOptions, type HttpHarness } from "../support/http.ts";
-import { connectHarness, textOf } from "../support/mcp.ts";
+import { connectHarness, textOf, ALL_TOOLS } from "../support/mcp.ts";
 import { expectRefusal, policyGate, routeGuestActions } from "../support/policy.ts";
 
 let fake: FakeProxmox;
@@ -208,14 +208,7 @@ describe("client identity", () => {
     const alice = await h.connect("alice");
     const bob = await h.connect("bob");
     const names = async (s: typeof alice) => (await s.client.listTools()).tools.map((t) => t.name).sort();
-    expect(await names(alice)).toEqual([
-      "proxmox_describe_endpoint",
-      "proxmox_download",
-      "proxmox_get",
-      "proxmox_request",
-      "proxmox_search_endpoints",
-      "proxmox_upload",
-    ]);
+    expect(await names(alice)).toEqual(ALL_TOOLS);
     expect(await names(bob)).toEqual([
       "proxmox_describe_endpoint",
       "proxmox_download",
