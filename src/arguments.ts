@@ -1,7 +1,8 @@
 // The command line. Settings come from the environment; the only arguments are --version,
-// --help, --http (the same as PROXMOX_MCP_TRANSPORT=http), and directories for file transfer. Directories are accepted as arguments because an
-// MCP Bundle's client can pass a multiple-directory choice only as separate arguments (it
-// expands an array inside `args`, never inside an `env` string).
+// --help, --http (the same as PROXMOX_MCP_TRANSPORT=http), and directories for file transfer.
+// Directories are accepted as arguments because an MCP Bundle's client can pass a
+// multiple-directory choice only as separate arguments (it expands an array inside `args`,
+// never inside an `env` string).
 import { delimiter } from "node:path";
 import { FILE_ROOTS_VARIABLE } from "./files/config.ts";
 import { ConfigError, type Env } from "./settings.ts";
@@ -54,8 +55,8 @@ export function parseArguments(args: readonly string[], env: Env): Invocation {
 }
 
 export function usage(name: string, version: string): string {
-  return `${name} ${version}: an MCP server for the Proxmox VE API, spoken over stdin/stdout.
-An MCP client starts it; it is not interactive.
+  return `${name} ${version}: an MCP server for the Proxmox VE API, spoken over stdin/stdout
+(or Streamable HTTP with --http). An MCP client starts or connects to it; it is not interactive.
 
 Usage: ${name} [--http] [DIRECTORY...]
   DIRECTORY       directories proxmox_upload and proxmox_download may use

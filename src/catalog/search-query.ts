@@ -162,12 +162,12 @@ function senseByObject(index: SearchIndex, ids: number[], after: readonly string
   return ids.filter((id) => !keep.includes(id));
 }
 
-/** Query words -> concepts: phrases first, then joined and split words, then single words. */
 /** How much the words of a CLI-only command's description count, against the words typed. */
 const DESCRIPTION_WEIGHT = 0.6;
 
 /**
- * The query's concepts and facets. `described` is a text that says what was asked in other
+ * The query's concepts and facets: phrases first, then joined and split words, then single
+ * words. `described` is a text that says what was asked in other
  * words (a CLI-only command's own description): its words join the query's at a lower weight.
  */
 export function analyzeQuery(index: SearchIndex, query: string, described?: string): QueryAnalysis {

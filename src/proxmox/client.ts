@@ -59,8 +59,7 @@ export class ProxmoxClient {
   readonly readOnly: boolean;
   /** Removes the token in any form from text meant for a person, a model or a log. */
   readonly redact: Redactor;
-  /** Removes only the secret: successful answers keep the token id, which UPIDs and ACLs contain. */
-  /** Removes the token from errors, and only the secret from successful answers. */
+  /** Removes the token from errors, and only the secret from successful answers (UPIDs and ACLs hold the token id). */
   private readonly answerRedactors: { token: Redactor; secret: Redactor };
   private readonly apiBase: string;
   private readonly authorization: string;

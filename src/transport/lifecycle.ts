@@ -50,8 +50,4 @@ export class InitializeGate {
     if ("result" in message) this.state = "ready";
     else if (this.pendingInitialize.size === 0) this.state = "new";
   }
-
-  get ready(): boolean {
-    return this.state === "ready";
-  }
 }

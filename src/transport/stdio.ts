@@ -35,7 +35,8 @@ const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 1024 *
  * MCP over stdin/stdout, one JSON message per line, like the SDK's StdioServerTransport, but a
  * message that is too large or unreadable never stops it: it is answered with a JSON-RPC error
  * when its id can be read (dropped otherwise), logged in one stderr line, and the next line is
- * served. It also holds requests back until `initialize` has been answered (InitializeGate).
+ * served. A request sent before initialization is complete is answered with an error and never
+ * reaches a handler (InitializeGate).
  */
 export class StdioTransport implements Transport {
   onclose?: () => void;
