@@ -209,6 +209,9 @@ export const RETIRED_ALL_GUESTS: readonly AllGuestsEntry[] = [
   { methods: ["DELETE"], template: "/nodes/{node}/ceph/pools/{name}", judge: destroyCephPool },
 ];
 
+/** Today's entries and the retired ones, in the order they are tried. */
+const ALL_ENTRIES: readonly AllGuestsEntry[] = [...ALL_GUESTS_TABLE, ...RETIRED_ALL_GUESTS];
+
 /** An ACL path is one value, not a list: each given value whole. */
 function eachValue(value: ParamValue): string[] {
   return (Array.isArray(value) ? value : [value]).map(scalarText);
@@ -223,7 +226,7 @@ export function allGuestsAction(
   params: Params,
   method?: HttpMethod,
 ): AllGuestsAction | undefined {
-  for (const entry of [...ALL_GUESTS_TABLE, ...RETIRED_ALL_GUESTS]) {
+  for (const entry of ALL_ENTRIES) {
     if (method !== undefined && !entry.methods.includes(method)) continue;
     const values = matchTemplate(entry.template, segments);
     if (!values) continue;

@@ -206,7 +206,14 @@ export class PolicyGate implements WriteGate {
   }
 
   authorizeRead(intent: WriteIntent): void {
+    // Most gates check no read at all: then no view of the request is worked out (every GET comes here).
+    if (!this.checksReads()) return;
     for (const view of requestViews(intent)) this.checkRead(view);
+  }
+
+  /** Reads are checked in read-only mode and while a protected-guests file is configured. */
+  private checksReads(): boolean {
+    return this.policy.readOnly || this.protection.status !== "none";
   }
 
   /**
@@ -215,8 +222,8 @@ export class PolicyGate implements WriteGate {
    * the operator allows them.
    */
   checkRead(intent: WriteIntent): void {
+    if (!this.checksReads()) return;
     const { protection, policy } = this;
-    if (!policy.readOnly && protection.status === "none") return;
     const judged = judgeRead(pathSegments(intent.path), intent.params);
     if (!judged) return;
     const { rule, guests } = judged;

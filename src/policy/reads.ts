@@ -98,6 +98,9 @@ export const AGENT_INFO_READS: readonly string[] = [
   "network-get-interfaces",
 ];
 
+/** Today's reads and the retired ones, in the order they are tried. */
+const ALL_READS: readonly ReadRule[] = [...READ_TABLE, ...RETIRED_READS];
+
 export interface JudgedRead {
   rule: ReadRule;
   /** The guests whose inside it reads (guest-content reads). */
@@ -130,8 +133,6 @@ function guestsOf(rule: ReadRule, segments: readonly string[], params: Params): 
 
 /** The table entry a GET falls under, and whose inside it reads; undefined for ordinary reads. */
 export function judgeRead(segments: readonly string[], params: Params): JudgedRead | undefined {
-  const rule =
-    [...READ_TABLE, ...RETIRED_READS].find((entry) => matchTemplate(entry.template, segments) !== undefined) ??
-    judgeAgent(segments);
+  const rule = ALL_READS.find((entry) => matchTemplate(entry.template, segments) !== undefined) ?? judgeAgent(segments);
   return rule ? { rule, guests: guestsOf(rule, segments, params) } : undefined;
 }
