@@ -12,7 +12,7 @@ import {
   isJSONRPCRequest,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Logger } from "../log.ts";
+import { mapLogger, type Logger } from "../log.ts";
 import { createServer } from "../server.ts";
 import type { ServerDeps } from "../tools/deps.ts";
 import {
@@ -59,15 +59,10 @@ export interface HttpServer {
 
 /** The deps of one client's session: its identity on every write, its token's read-only mark, its label in logs. */
 export function sessionDeps(shared: ServerDeps, client: ClientToken): ServerDeps {
-  const prefix = `client ${client.label}: `;
   return {
     ...shared,
     caller: { label: client.label, readOnly: client.readOnly },
-    log: {
-      info: (m) => shared.log.info(prefix + m),
-      warn: (m) => shared.log.warn(prefix + m),
-      error: (m) => shared.log.error(prefix + m),
-    },
+    log: mapLogger(shared.log, (message) => `client ${client.label}: ${message}`),
     transport: "http",
   };
 }
