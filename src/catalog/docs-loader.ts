@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import { parseDocsPage } from "./docs-html.ts";
 import type { CatalogSource, DocsPage } from "./model.ts";
 import { fetchCapped, readCappedFile, SourceFailure, type FetchOptions } from "./source.ts";
+import { within } from "../http/deadline.ts";
 import type { Dispatcher } from "../http/undici.ts";
 
 /**
@@ -149,9 +150,7 @@ export class DocsLoader {
     const flight = this.flight;
     if (!flight) return;
     if (ms === Infinity) return flight;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([flight, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
+    await within(flight, ms);
   }
 
   /** Whether a load is in flight. */

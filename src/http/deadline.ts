@@ -34,3 +34,19 @@ export function withDeadline(caller: AbortSignal | undefined, ms: number): Deadl
     },
   };
 }
+
+/**
+ * What `work` resolves to, or undefined when `ms` pass first; the timer is cleared either way.
+ * The work itself goes on (a load that serves later calls, a server that keeps stopping).
+ */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

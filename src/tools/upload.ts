@@ -4,6 +4,7 @@ import { fileTransferDisabled } from "../files/config.ts";
 import { checksumSupport, type ChecksumSupport } from "../files/checksum.ts";
 import { uploadFile, uploadHints } from "../files/upload.ts";
 import type { Host } from "../hosts/registry.ts";
+import { within } from "../http/deadline.ts";
 import type { ServerDeps } from "./deps.ts";
 import { addTaskOutcome, failureWithAdvice, taskAwareResult } from "./api-call.ts";
 import { confirmFor } from "./confirm.ts";
@@ -25,13 +26,12 @@ async function catalogChecksumSupport(host: Host, signal?: AbortSignal): Promise
   if (!provider) return "unknown";
   const loaded = provider.peek();
   if (loaded) return checksumSupport(loaded);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const budget = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, CATALOG_WAIT_MS, undefined)));
-  try {
-    return checksumSupport(await Promise.race([provider.get(signal).catch(() => undefined), budget]));
-  } finally {
-    clearTimeout(timer);
-  }
+  return checksumSupport(
+    await within(
+      provider.get(signal).catch(() => undefined),
+      CATALOG_WAIT_MS,
+    ),
+  );
 }
 
 export function registerUploadTool(server: McpServer, deps: ServerDeps): void {

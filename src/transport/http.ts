@@ -12,6 +12,7 @@ import {
   isJSONRPCRequest,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { within } from "../http/deadline.ts";
 import { mapLogger, type Logger } from "../log.ts";
 import { createServer } from "../server.ts";
 import type { ServerDeps } from "../tools/deps.ts";
@@ -323,7 +324,7 @@ export function startHttpServer(options: HttpServerOptions): HttpServer {
       const settled = await sessions.settled(limits.drainMs);
       await sessions.closeAll("server shutting down");
       // Let the last answers reach their clients, briefly.
-      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 2000).unref?.())]);
+      await within(stopped, 2000);
       await server.stop(true);
       return settled;
     },

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { within } from "../http/deadline.ts";
 import type { ClientToken } from "./auth.ts";
 import type { HttpLimits } from "./http-config.ts";
 
@@ -117,14 +118,8 @@ export class SessionRegistry {
   /** Resolves true once no request is in flight in any session, or false after `ms`. */
   async settled(ms: number): Promise<boolean> {
     if (this.inFlightCount() === 0) return true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const waiter = new Promise<boolean>((resolve) => this.settledWaiters.push(() => resolve(true)));
-    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-    try {
-      return await Promise.race([waiter, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return (await within(waiter, ms)) ?? false;
   }
 
   /** Closes the session: its streams end and its running calls are aborted. */
