@@ -3,7 +3,7 @@
 // schema (test/unit/policy-all-guests.test.ts derives the candidates and checks this table).
 // Pure: the path, the parameters and the method decide.
 import type { HttpMethod } from "../proxmox/calls.ts";
-import { scalarText, type ParamValue, type Params } from "../proxmox/params.ts";
+import { scalarTexts, type ParamValue, type Params } from "../proxmox/params.ts";
 import { aclReach } from "./acl.ts";
 import { isTruthy, readGuestIds } from "./lists.ts";
 import { matchTemplate } from "./template.ts";
@@ -39,8 +39,7 @@ const noList = (what: string) => (_ids: string, rule: string) =>
   `${what} cannot leave guests out: ${BY_HAND}, or ${explicitAllow(rule)}.`;
 
 function text(value: ParamValue | undefined): string {
-  if (value === undefined) return "";
-  return (Array.isArray(value) ? value : [value]).map(scalarText).join(",");
+  return value === undefined ? "" : scalarTexts(value).join(",");
 }
 
 /** True when a guest-id list names at least one guest (an empty `vms` means all). */
@@ -189,7 +188,8 @@ export const ALL_GUESTS_TABLE: readonly AllGuestsEntry[] = [
     // reaches every guest (/ or /vms, propagated) or a pool's guests (/pool/...)
     judge: ({ params }) => {
       const propagate = params.propagate === undefined || isTruthy(params.propagate);
-      for (const path of params.path === undefined ? [] : eachValue(params.path)) {
+      // an ACL path is one value, not a list: each given value whole
+      for (const path of params.path === undefined ? [] : scalarTexts(params.path)) {
         const reach = aclReach(path, propagate);
         if (reach.kind === "all") return all(reach.what, noList("An ACL change"));
         if (reach.kind === "pool")
@@ -211,11 +211,6 @@ export const RETIRED_ALL_GUESTS: readonly AllGuestsEntry[] = [
 
 /** Today's entries and the retired ones, in the order they are tried. */
 const ALL_ENTRIES: readonly AllGuestsEntry[] = [...ALL_GUESTS_TABLE, ...RETIRED_ALL_GUESTS];
-
-/** An ACL path is one value, not a list: each given value whole. */
-function eachValue(value: ParamValue): string[] {
-  return (Array.isArray(value) ? value : [value]).map(scalarText);
-}
 
 /**
  * The entry of ALL_GUESTS_TABLE this write falls under and what it does, when it reaches guests

@@ -3,7 +3,7 @@
 // splits lists), HA resource ids, replication job ids, task ids, volume ids and device paths of
 // every storage type, ACL paths, and the actions on all guests (all-guests.ts).
 import type { HttpMethod } from "../proxmox/calls.ts";
-import { scalarText, type ParamValue, type Params } from "../proxmox/params.ts";
+import { scalarTexts, type ParamValue, type Params } from "../proxmox/params.ts";
 import { pathSegments } from "../proxmox/path.ts";
 import { parseUpid } from "../tasks/upid.ts";
 import { aclReach } from "./acl.ts";
@@ -67,10 +67,6 @@ export function haGuestIds(value: ParamValue): number[] {
   return readHaGuestIds(value).found;
 }
 
-function scalars(value: ParamValue): string[] {
-  return (Array.isArray(value) ? value : [value]).map(scalarText);
-}
-
 /**
  * The guest a task belongs to, from its UPID: guest tasks (qmstart, vzdump, ...) carry the guest
  * id as the UPID's id, and tasks on a guest's volumes carry <guest>@<storage> (pve-storage:
@@ -121,7 +117,7 @@ export function guestsTouched(path: string, params: Params, method?: HttpMethod)
   if (segments[0] === "access" && segments[1] === "acl") {
     // granting or revoking rights on a guest changes who may act on it
     const propagate = params.propagate === undefined || isTruthy(params.propagate);
-    for (const aclPath of params.path === undefined ? [] : scalars(params.path)) {
+    for (const aclPath of params.path === undefined ? [] : scalarTexts(params.path)) {
       const reach = aclReach(aclPath, propagate);
       if (reach.kind === "guest") add([reach.vmid], `the ACL path ${aclPath}`);
       if (reach.kind === "unreadable") unreadable.push({ where: "parameter path", value: aclPath });
@@ -141,7 +137,7 @@ export function guestsTouched(path: string, params: Params, method?: HttpMethod)
       }
     }
     if (NOT_VOLUMES.has(name)) continue;
-    for (const text of scalars(value)) {
+    for (const text of scalarTexts(value)) {
       for (const candidate of volumeCandidates(text)) {
         add(volumeGuests(candidate), `the volume ${candidate} in parameter ${name}`);
       }

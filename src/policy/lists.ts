@@ -2,7 +2,7 @@
 // is split by PVE::Tools::split_list (pve-common, src/PVE/Tools.pm) and each item is then checked
 // on its own (PVE::JSONSchema::check_format). The policy must see the same items, or a value
 // such as "101\0100" would name guest 100 to Proxmox and not to us.
-import { scalarText, type ParamValue } from "../proxmox/params.ts";
+import { scalarTexts, type ParamValue } from "../proxmox/params.ts";
 
 /**
  * Perl's \s under Unicode rules (the parameter is a decoded character string): ASCII
@@ -33,7 +33,7 @@ export function splitList(text: string): string[] {
 
 /** The items of a parameter value (arrays item by item), each split as Proxmox splits lists. */
 export function listItems(value: ParamValue): string[] {
-  return (Array.isArray(value) ? value : [value]).flatMap((item) => splitList(scalarText(item)));
+  return scalarTexts(value).flatMap(splitList);
 }
 
 export interface ReadList<T> {
@@ -87,7 +87,5 @@ const FALSE_VALUES = new Set(["", "0", "false", "no", "off"]);
 /** Anything but an explicit false counts as set (fails closed for flags such as all=). */
 export function isTruthy(value: ParamValue | undefined): boolean {
   if (value === undefined) return false;
-  return (Array.isArray(value) ? value : [value]).some(
-    (item) => !FALSE_VALUES.has(scalarText(item).trim().toLowerCase()),
-  );
+  return scalarTexts(value).some((item) => !FALSE_VALUES.has(item.trim().toLowerCase()));
 }

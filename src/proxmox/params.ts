@@ -78,6 +78,11 @@ export function scalarText(value: Scalar): string {
   return String(value);
 }
 
+/** Each value of a parameter (an array item by item) as Proxmox reads it. */
+export function scalarTexts(value: ParamValue): string[] {
+  return (Array.isArray(value) ? value : [value]).map(scalarText);
+}
+
 /** Form/query encoding as Proxmox reads it: booleans as 1/0, arrays as repeated keys. */
 export function encodeParams(params: Params): string {
   const parts: string[] = [];

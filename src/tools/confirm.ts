@@ -13,7 +13,7 @@ import { redactParams } from "../policy/audit.ts";
 import { guestsTouched } from "../policy/guests.ts";
 import type { ConfirmationAnswer, ConfirmationRequest, Confirm } from "../proxmox/confirm.ts";
 import type { ProxmoxClient } from "../proxmox/client.ts";
-import { scalarText, type ParamValue } from "../proxmox/params.ts";
+import { scalarTexts, type ParamValue } from "../proxmox/params.ts";
 import type { Host } from "../hosts/registry.ts";
 import type { ServerDeps } from "./deps.ts";
 
@@ -52,7 +52,7 @@ export function confirmationMessage(
   hostLabel?: string,
 ): string {
   const params = Object.entries(redactParams(request.params as Record<string, ParamValue>, request.path)).map(
-    ([name, value]) => shown(`${name}=${(Array.isArray(value) ? value : [value]).map(scalarText).join(",")}`),
+    ([name, value]) => shown(`${name}=${scalarTexts(value).join(",")}`),
   );
   const lines = [
     `An AI assistant asks to change Proxmox VE. The operator's rule '${request.rule}' (PROXMOX_CONFIRM) requires your confirmation.`,
