@@ -21,11 +21,6 @@ export interface FailedCall {
   signal?: AbortSignal | undefined;
 }
 
-function findEndpoint(catalog: Catalog, method: string, path: string): Endpoint | undefined {
-  const match = catalog.match(path);
-  return match ? catalog.endpoint(method, match.template) : undefined;
-}
-
 export function forbiddenAdvice(endpoint: Endpoint): string[] {
   const hints: string[] = [];
   if (!endpoint.allowtoken) {
@@ -142,7 +137,7 @@ export async function adviseFailure(error: unknown, call: FailedCall, sources: A
     if (![400, 403, 500, 501].includes(error.status)) return [];
     const catalog = await sources.catalog(budget.signal);
     if (!catalog) return [];
-    const endpoint = findEndpoint(catalog, call.method, call.path);
+    const endpoint = catalog.lookup(call.method, call.path)?.endpoint;
     switch (error.status) {
       case 403:
         return endpoint ? forbiddenAdvice(endpoint) : [];

@@ -77,9 +77,9 @@ export function prepareForCatalog(
   path: string,
   params: Params,
 ): PreparedParams {
-  const match = catalog?.match(path);
-  const endpoint = match ? catalog?.endpoint(method, match.template) : undefined;
-  if (!match || !endpoint) return { params, warnings: [] };
+  const found = catalog?.lookup(method, path);
+  if (!found) return { params, warnings: [] };
+  const { endpoint, match } = found;
   return prepareParams(
     params,
     endpoint.parameters,

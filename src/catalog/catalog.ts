@@ -180,6 +180,13 @@ export class Catalog implements PathLookup {
     return this.byKey.get(`${method.toUpperCase()} ${template}`);
   }
 
+  /** The endpoint of this method on the template a concrete path (or a template) belongs to, with that match. */
+  lookup(method: string, path: string): { endpoint: Endpoint; match: PathMatch } | undefined {
+    const match = this.match(path);
+    const endpoint = match ? this.endpoint(method, match.template) : undefined;
+    return match && endpoint ? { endpoint, match } : undefined;
+  }
+
   /**
    * The template a concrete path (or a template) belongs to, segment by segment; literal
    * segments win over placeholders.

@@ -39,9 +39,9 @@ export function schemaFindings(
   if (!catalog) {
     return "not checked: the API catalog is not loaded yet (a proxmox_search_endpoints or proxmox_describe_endpoint call loads it)";
   }
-  const match = catalog.match(path);
-  const endpoint = match ? catalog.endpoint(method, match.template) : undefined;
-  if (!match || !endpoint) return `not checked: the catalog has no ${method} ${path}`;
+  const found = catalog.lookup(method, path);
+  if (!found) return `not checked: the catalog has no ${method} ${path}`;
+  const { endpoint, match } = found;
   const permissions = describePermissions(endpoint.permissions);
   return {
     endpoint: `${endpoint.method} ${endpoint.path}`,
