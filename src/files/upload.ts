@@ -144,6 +144,25 @@ function storageOf(path: string): string {
   return decodeOrKeep(path.split("/")[4] ?? "");
 }
 
+/** What an upload and its dry run check first, up to the opened file: the path, the parameters, the checksum plan. */
+async function openUpload(files: FileAccess, request: UploadRequest) {
+  const path = validateApiPath(request.path);
+  if (!isUploadPath(path)) throw notAnUploadPath(path);
+  const params = normalizeParameters(request.parameters);
+  const plan = planChecksum(params, files.uploadChecksum);
+  const source = await files.openForUpload(request.filePath);
+  return { path, params, plan, source };
+}
+
+/** The name Proxmox stores the file under, and its volume id when the content type gives one. */
+function storedAs(path: string, params: Params, fileName: string): { stored_name: string; volid?: string } {
+  const stored = storedFileName(fileName);
+  const content =
+    params.content === undefined || Array.isArray(params.content) ? undefined : scalarText(params.content);
+  const volid = uploadVolumeId(storageOf(path), content, stored);
+  return { stored_name: stored, ...(volid ? { volid } : {}) };
+}
+
 /** Sends a local file inside PROXMOX_FILE_ROOTS to a Proxmox upload endpoint; returns the envelope plus what was sent. */
 export async function uploadFile(
   client: ProxmoxClient,
@@ -151,11 +170,7 @@ export async function uploadFile(
   request: UploadRequest,
   options: UploadOptions = {},
 ): Promise<Record<string, unknown>> {
-  const path = validateApiPath(request.path);
-  if (!isUploadPath(path)) throw notAnUploadPath(path);
-  const params = normalizeParameters(request.parameters);
-  const plan = planChecksum(params, files.uploadChecksum);
-  const source = await files.openForUpload(request.filePath);
+  const { path, params, plan, source } = await openUpload(files, request);
   let sent = 0;
   try {
     const boundary = newBoundary();
@@ -201,16 +216,11 @@ export async function uploadFile(
       stream.destroy();
       sent = meter.bytes;
     }
-    const stored = storedFileName(framing.fileName);
-    const content =
-      params.content === undefined || Array.isArray(params.content) ? undefined : scalarText(params.content);
-    const volid = uploadVolumeId(storageOf(path), content, stored);
     return {
       ...resultPayload(result),
       bytes_sent: meter.bytes,
       file_name: framing.fileName,
-      stored_name: stored,
-      ...(volid ? { volid } : {}),
+      ...storedAs(path, params, framing.fileName),
       file_path: source.realPath,
       checksum: checksum.sent ?? null,
       ...(checksum.note ? { checksum_note: checksum.note } : {}),
@@ -239,11 +249,7 @@ export async function previewUpload(
   files: FileAccess,
   request: UploadRequest,
 ): Promise<UploadPreview> {
-  const path = validateApiPath(request.path);
-  if (!isUploadPath(path)) throw notAnUploadPath(path);
-  const params = normalizeParameters(request.parameters);
-  const plan = planChecksum(params, files.uploadChecksum);
-  const source = await files.openForUpload(request.filePath);
+  const { path, params, plan, source } = await openUpload(files, request);
   try {
     const framing = frameUpload(params, source.name, source.size, newBoundary());
     const multipart: Record<string, string> = {};
@@ -254,10 +260,6 @@ export async function previewUpload(
     }
     multipart.filename = framing.fileName;
     const sentParams: Params = plan.kind === "compute" ? { ...params, "checksum-algorithm": plan.algorithm } : params;
-    const stored = storedFileName(framing.fileName);
-    const content =
-      params.content === undefined || Array.isArray(params.content) ? undefined : scalarText(params.content);
-    const volid = uploadVolumeId(storageOf(path), content, stored);
     return {
       preview: client.preview({
         tool: "proxmox_upload",
@@ -269,8 +271,7 @@ export async function previewUpload(
       multipart,
       query: framing.query,
       file: { path: source.realPath, bytes: source.size },
-      stored_name: stored,
-      ...(volid ? { volid } : {}),
+      ...storedAs(path, params, framing.fileName),
     };
   } finally {
     await source.handle.close().catch(() => undefined);
