@@ -5,7 +5,7 @@
 // Search never waits for it beyond a short grace and never fails because of it.
 import type { Logger } from "../log.ts";
 import { parseDocsPage } from "./docs-html.ts";
-import type { CatalogSource, DocsPage } from "./model.ts";
+import { attemptsText, type Attempt, type CatalogSource, type DocsPage } from "./model.ts";
 import { fetchCapped, readCappedFile, SourceFailure, type FetchOptions } from "./source.ts";
 import { within } from "../http/deadline.ts";
 import type { Dispatcher } from "../http/undici.ts";
@@ -82,9 +82,9 @@ export interface DocsBundle {
 export type DocsStatus =
   | { state: "off" }
   /** Loading; after a failed load, what that one met. */
-  | { state: "loading"; attempts?: { source: CatalogSource; outcome: string }[] }
+  | { state: "loading"; attempts?: Attempt[] }
   | { state: "loaded"; bundle: DocsBundle }
-  | { state: "unavailable"; attempts: { source: CatalogSource; outcome: string }[] };
+  | { state: "unavailable"; attempts: Attempt[] };
 
 export interface DocsLoaderOptions {
   plans: DocsPlan[];
@@ -175,7 +175,7 @@ export class DocsLoader {
   }
 
   private async loadAll(): Promise<void> {
-    const attempts: { source: CatalogSource; outcome: string }[] = [];
+    const attempts: Attempt[] = [];
     for (const plan of this.options.plans) {
       const results = await this.fetchPages(plan, this.pages);
       if (this.controller.signal.aborted) return;
@@ -195,9 +195,7 @@ export class DocsLoader {
     }
     this.failedAt = Date.now();
     this.state = { state: "unavailable", attempts };
-    this.options.log.warn(
-      `docs: none loaded (${attempts.map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ")}); search uses the schema alone`,
-    );
+    this.options.log.warn(`docs: none loaded (${attemptsText(attempts)}); search uses the schema alone`);
   }
 
   private async loadAgain(retry: { plan: DocsPlan; pages: string[] }): Promise<void> {

@@ -3,6 +3,7 @@ import type { ConnectionConfig } from "../config.ts";
 import { createAgent, type Dispatcher } from "../http/undici.ts";
 import type { Logger } from "../log.ts";
 import { Catalog, type CatalogSource } from "./catalog.ts";
+import { attemptsText, type Attempt } from "./model.ts";
 import { createListRedactor } from "../proxmox/redact.ts";
 import type { CatalogCache } from "./shared.ts";
 import type { CatalogConfig, SchemaLocation } from "./config.ts";
@@ -45,11 +46,6 @@ export interface CatalogProvider {
 export const VIEWER_PATH = "/pve-docs/api-viewer/apidoc.js";
 export const PUBLIC_SCHEMA_URL = `https://pve.proxmox.com${VIEWER_PATH}`;
 
-export interface Attempt {
-  source: CatalogSource;
-  outcome: string;
-}
-
 /** No catalog could be loaded; the message names every source tried and what happened. */
 export class CatalogUnavailableError extends Error {
   constructor(
@@ -59,7 +55,7 @@ export class CatalogUnavailableError extends Error {
     super(
       cancelled
         ? "loading the API catalog was cancelled"
-        : `no API catalog could be loaded: ${attempts.length ? attempts.map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ") : "this server has no catalog source"}`,
+        : `no API catalog could be loaded: ${attempts.length ? attemptsText(attempts) : "this server has no catalog source"}`,
     );
     this.name = "CatalogUnavailableError";
   }

@@ -10,6 +10,17 @@ export interface CatalogSource {
   location: string;
 }
 
+/** A source tried and what came of it, e.g. "answered HTTP 404". */
+export interface Attempt {
+  source: CatalogSource;
+  outcome: string;
+}
+
+/** "cluster https://pve:8006/... answered HTTP 404; public https://pve.proxmox.com/... could not be reached: ...". */
+export function attemptsText(attempts: readonly Attempt[]): string {
+  return attempts.map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ");
+}
+
 export interface Endpoint {
   /** GET, POST, PUT or DELETE. */
   method: string;

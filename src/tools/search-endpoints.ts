@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Catalog } from "../catalog/catalog.ts";
+import { attemptsText } from "../catalog/model.ts";
 import { namesDocsTool, type DocsStatus } from "../catalog/docs-loader.ts";
 import { HTTP_METHODS } from "../proxmox/client.ts";
 import type { ServerDeps } from "./deps.ts";
@@ -24,7 +25,7 @@ export function docsLabel(status: DocsStatus | undefined, catalog: Catalog): str
   }
   if (!status || status.state === "off") return undefined;
   const attempts = status.state === "loading" ? status.attempts : status.state === "unavailable" ? status.attempts : [];
-  const tried = (attempts ?? []).map((a) => `${a.source.kind} ${a.source.location} ${a.outcome}`).join("; ");
+  const tried = attemptsText(attempts ?? []);
   if (tried) return `unavailable (${tried}); this answer is from the schema alone; the docs are tried again later`;
   return "still loading; this answer is from the schema alone";
 }
