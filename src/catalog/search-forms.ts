@@ -6,6 +6,7 @@ import { longestCommand, PVESH_VERBS, type CliTable } from "./docs-knowledge.ts"
 import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
+import { HTTP_METHODS } from "../proxmox/calls.ts";
 
 export interface FormContext {
   endpoints: readonly Endpoint[];
@@ -36,7 +37,7 @@ export interface RecognizedForm {
   notes: string[];
 }
 
-const HTTP_METHODS = new Set(["GET", "POST", "PUT", "DELETE"]);
+const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 
 const describe = (e: Endpoint) => `${e.method} ${e.path}`;
 
@@ -126,7 +127,7 @@ function literalPath(tokens: readonly string[], ctx: FormContext): RecognizedFor
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (!/^(\/|https?:\/\/)/i.test(token) || /^\/+$/.test(token)) continue;
-    const method = i > 0 && HTTP_METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
+    const method = i > 0 && METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
     const found = pathEndpoints(token, method, ctx);
     if (!found) continue;
     const from = method ? i - 1 : i;

@@ -1,9 +1,10 @@
 // Query analysis: the words of a query as weighted concepts (phrases, joined and split words,
 // synonyms), the method its verbs ask for, which guest and which scope it is about.
 import { stem } from "./stem.ts";
-import { METHOD_HINTS, type MethodName } from "./synonyms.ts";
+import { METHOD_HINTS } from "./synonyms.ts";
 import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
+import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import { valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
 import {
@@ -26,10 +27,7 @@ import {
   TARGET_WORDS,
   tokenize,
   verbAt,
-  type GuestFacet,
 } from "./search-tokens.ts";
-
-export { compoundsWith, guestFacet, statedMethod, tokenize, verbAt, type Token } from "./search-tokens.ts";
 
 export const EQUIVALENT_WEIGHT = 0.8;
 const RELATED_WEIGHT = 0.45;
@@ -77,36 +75,11 @@ interface Concept {
   leadStems?: Set<string>;
 }
 
-export interface QueryAnalysis {
+/** The query's concepts, and the facts about it that the score factors read (search-score.ts). */
+export interface QueryAnalysis extends QueryFacts {
   concepts: Concept[];
   /** The query asks to set or create something (a stated write whose verbs only say so). */
   setting: boolean;
-  method: MethodName | undefined;
-  /** Whether the method was said (a verb) or assumed (a question or a noun phrase reads). */
-  methodStated: boolean;
-  guest: GuestFacet;
-  /** The query is about one particular object: it names one (a number, an ID, a path) or asks for its details. */
-  oneItem: boolean;
-  /** The query names one guest by number ("VM 100", "container 105"). */
-  namesGuest: boolean;
-  /** Stems of the words next to a name the query gives ("role" in "PVEAuditor role"): the kinds of object named. */
-  named: Set<string>;
-  /** The query speaks of the node (host) itself. */
-  namesNode: boolean;
-  /** The query speaks of the whole cluster or datacenter. */
-  namesCluster: boolean;
-  /** The query asks for all or many ("all", "every", a plural of guests). */
-  asksForAll: boolean;
-  /** The query speaks of the guest agent. */
-  namesAgent: boolean;
-  /** The query is a question about what is ("which ISO images are on local"). */
-  question: boolean;
-  /** The query names an existing guest as the place of what it asks ("to VM 120"). */
-  guestIsPlace: boolean;
-  /** The query opens with a verb of no known method ("reserve a static IP"): it asks for an action. */
-  acts: boolean;
-  /** Stems of the kinds of object the query adds something to ("group" in "to the admins group"). */
-  places: Set<string>;
 }
 
 /** Words that make what follows a new object, not an existing one. */

@@ -6,7 +6,7 @@ import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
-export { analyzeQuery, compoundsWith, guestFacet, statedMethod, tokenize } from "./search-query.ts";
+export { compoundsWith, guestFacet, statedMethod, tokenize } from "./search-tokens.ts";
 export { diversify } from "./search-rank.ts";
 export { splitCompound } from "./search-terms.ts";
 
