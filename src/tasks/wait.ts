@@ -66,7 +66,11 @@ async function readLogTail(
   });
   const total = Number(probe.envelope?.total ?? 0);
   const start = Math.max(0, total - LOG_TAIL_LINES);
-  const data = await client.getData(path, { start, limit: LOG_TAIL_LINES }, signal, tool);
+  return logLines(await client.getData(path, { start, limit: LOG_TAIL_LINES }, signal, tool));
+}
+
+/** The text of each line of a task log answer ([{n, t}, ...]). */
+function logLines(data: unknown): string[] {
   return Array.isArray(data) ? data.map((line) => String((line as { t?: unknown }).t ?? "")) : [];
 }
 
@@ -90,8 +94,9 @@ async function followLog(
   tool: string,
 ): Promise<LogPosition> {
   try {
-    const data = await client.getData(taskPath(upid, "log"), { start: seen.lines, limit: 500 }, signal, tool);
-    const lines = Array.isArray(data) ? data.map((line) => String((line as { t?: unknown }).t ?? "")) : [];
+    const lines = logLines(
+      await client.getData(taskPath(upid, "log"), { start: seen.lines, limit: 500 }, signal, tool),
+    );
     const latest = lines.filter((line) => line.trim() !== "").at(-1);
     return { lines: seen.lines + lines.length, latest: latest ?? seen.latest };
   } catch {
