@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { writeSync } from "node:fs";
 import type { Readable } from "node:stream";
+import { firstHeader } from "../http/undici.ts";
 import type { ProxmoxClient } from "../proxmox/client.ts";
-import { LocalRefusal, ProxmoxHttpError, ProxmoxTransportError } from "../proxmox/errors.ts";
+import { LocalRefusal, ProxmoxTransportError } from "../proxmox/errors.ts";
 import { normalizeParameters } from "../proxmox/params.ts";
 import { validateApiPath } from "../proxmox/path.ts";
-import { classifyTransportError } from "../proxmox/transport-errors.ts";
 import { collectAfterTransfer } from "./memory.ts";
 import { TransferMeter, watchProgress, watchStall, type ProgressReport } from "./meter.ts";
 import type { FileAccess, FileAccessHooks } from "./resolver.ts";
@@ -106,8 +106,8 @@ export function saveBody(
 }
 
 function declaredLength(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+  const value = firstHeader(header);
+  return /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 function downloadFailure(error: unknown, client: ProxmoxClient, path: string, signal: AbortSignal | undefined): Error {
@@ -118,16 +118,8 @@ function downloadFailure(error: unknown, client: ProxmoxClient, path: string, si
       `writing ${path} failed${code ? ` (${code})` : ""}: ${error.message}; the partial file was removed${code === "ENOSPC" ? ". The disk is full: free space or choose a destination on another filesystem" : ""}`,
     );
   }
-  if (error instanceof ProxmoxHttpError || error instanceof LocalRefusal || error instanceof ProxmoxTransportError)
-    return error;
-  // Failures while the body streams come straight from undici; raw() classified only the start.
-  return classifyTransportError(error, {
-    origin: client.origin,
-    cancelled: signal?.aborted ?? false,
-    timedOut: false,
-    timeoutMs: client.timeoutMs,
-    redact: client.redact,
-  });
+  // Failures while the body streams come straight from undici; stream() classified only the start.
+  return client.failureOf(error, signal);
 }
 
 /** GETs an API path into a new file inside PROXMOX_FILE_ROOTS; on any failure no file is left behind. */

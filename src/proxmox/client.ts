@@ -230,7 +230,7 @@ export class ProxmoxClient {
       this.recordWrite(intent, { ...confirmation, status: value.status, upid: parseUpid(value.envelope?.data)?.upid });
       return value;
     } catch (error) {
-      const failure = this.toFailure(error, caller, deadline?.timedOut() ?? false);
+      const failure = this.failureOf(error, caller, deadline?.timedOut() ?? false);
       this.recordWrite(intent, {
         ...confirmation,
         ...(failure instanceof ProxmoxHttpError
@@ -308,7 +308,12 @@ export class ProxmoxClient {
     });
   }
 
-  private toFailure(error: unknown, callerSignal: AbortSignal | undefined, timedOut: boolean): Error {
+  /**
+   * The error a failed call reports: this module's own as they are, anything else (undici's)
+   * classified as a transport failure and redacted. Also for failures while a streamed answer
+   * is read, after stream() returned.
+   */
+  failureOf(error: unknown, callerSignal: AbortSignal | undefined, timedOut = false): Error {
     if (error instanceof ProxmoxHttpError || error instanceof LocalRefusal || error instanceof ProxmoxTransportError) {
       return error;
     }
