@@ -67,11 +67,9 @@ export interface CatalogLoaderOptions {
   log: Logger;
   /** For tests: where the public fallback lives. */
   publicUrl?: string;
-  /** For tests: dispatchers instead of agents built from the connection / default trust. */
-  clusterDispatcher?: Dispatcher;
+  /** For tests: a dispatcher instead of the agent of default trust built for the public source. */
   publicDispatcher?: Dispatcher;
   timeoutMs?: number;
-  maxBytes?: number;
   /** Shared by the loaders of several hosts: identical schema bytes are parsed once. */
   cache?: CatalogCache;
   /** For tests: where the public docs live. */
@@ -119,28 +117,25 @@ export class CatalogLoader implements CatalogProvider {
   private clusterAgent: Dispatcher | undefined;
   private publicAgent: Dispatcher | undefined;
   private readonly timeoutMs: number;
-  private readonly maxBytes: number;
+  /** Removes what PROXMOX_SCHEMA_URL must not show (userinfo, query values) from failures. */
+  private readonly redact: (text: string) => string;
   private readonly docsLoader: DocsLoader | undefined;
   private attached: DocsBundle | undefined;
 
   constructor(private readonly options: CatalogLoaderOptions) {
     this.timeoutMs = options.timeoutMs ?? Math.min(options.connection.timeoutMs, LOAD_TIMEOUT_CAP_MS);
-    this.maxBytes = options.maxBytes ?? MAX_SCHEMA_BYTES;
-    const secrets = options.config.schema?.kind === "url" ? options.config.schema.secrets : [];
-    this.redact = createListRedactor(secrets);
-    this.clusterAgent = options.clusterDispatcher;
+    const { schema, docs } = options.config;
+    this.redact = createListRedactor(schema?.kind === "url" ? schema.secrets : []);
     this.publicAgent = options.publicDispatcher;
-    const schema = options.config.schema;
-    if (schema?.kind === "url" && schema.dropped.length) {
-      options.log.warn(
-        `PROXMOX_SCHEMA_URL: the ${schema.dropped.join(" and the ")} are not sent; catalog hosts never get credentials`,
-      );
-    }
-    const docs = options.config.docs;
-    if (docs?.kind === "url" && docs.dropped.length) {
-      options.log.warn(
-        `PROXMOX_DOCS: the ${docs.dropped.join(" and the ")} are not sent; catalog hosts never get credentials`,
-      );
+    for (const [variable, location] of [
+      ["PROXMOX_SCHEMA_URL", schema],
+      ["PROXMOX_DOCS", docs],
+    ] as const) {
+      if (location?.kind === "url" && location.dropped.length) {
+        options.log.warn(
+          `${variable}: the ${location.dropped.join(" and the ")} are not sent; catalog hosts never get credentials`,
+        );
+      }
     }
     if (docs?.kind !== "off") {
       this.docsLoader = new DocsLoader({
@@ -251,8 +246,6 @@ export class CatalogLoader implements CatalogProvider {
     if (this.publicAgent && agents.includes(this.publicAgent)) this.publicAgent = undefined;
     await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
   }
-
-  private readonly redact: (text: string) => string;
 
   private cluster(): Dispatcher {
     if (!this.clusterAgent) {
@@ -381,7 +374,7 @@ export class CatalogLoader implements CatalogProvider {
     }
   }
 
-  private fetchOptions(dispatcher: Dispatcher, signal: AbortSignal, maxBytes = this.maxBytes) {
+  private fetchOptions(dispatcher: Dispatcher, signal: AbortSignal, maxBytes = MAX_SCHEMA_BYTES) {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     return {
       dispatcher,
@@ -413,13 +406,13 @@ export class CatalogLoader implements CatalogProvider {
   }
 
   private async loadFile(path: string, signal: AbortSignal): Promise<string> {
-    const page = await readCappedFile(path, this.maxBytes, signal);
+    const page = await readCappedFile(path, MAX_SCHEMA_BYTES, signal);
     if (!looksLikeHtml(page)) return page.text;
     const src = findApidocScript(page.text);
     if (!src) throw new SourceFailure("invalid", "is an HTML page without an apidoc.js script");
     const script = resolveScriptFile(src, path);
     try {
-      return (await readCappedFile(script, this.maxBytes, signal)).text;
+      return (await readCappedFile(script, MAX_SCHEMA_BYTES, signal)).text;
     } catch (error) {
       if (error instanceof SourceFailure)
         throw new SourceFailure(error.kind, `loads ${script}, which ${error.message}`);

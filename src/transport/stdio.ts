@@ -24,9 +24,6 @@ export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 export interface StdioTransportOptions {
   log: Logger;
-  stdin?: Readable;
-  stdout?: Writable;
-  maxMessageBytes?: number;
 }
 
 const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 1024 * 1024 ? 3 : 1)} MiB`;
@@ -43,20 +40,16 @@ export class StdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private readonly stdin: Readable;
-  private readonly stdout: Writable;
+  private readonly stdin: Readable = process.stdin;
+  private readonly stdout: Writable = process.stdout;
   private readonly log: Logger;
-  private readonly maxMessageBytes: number;
-  private readonly splitter: LineSplitter;
+  private readonly maxMessageBytes = MAX_MESSAGE_BYTES;
+  private readonly splitter = new LineSplitter(MAX_MESSAGE_BYTES);
   private readonly gate = new InitializeGate();
   private started = false;
 
   constructor(options: StdioTransportOptions) {
-    this.stdin = options.stdin ?? process.stdin;
-    this.stdout = options.stdout ?? process.stdout;
     this.log = options.log;
-    this.maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-    this.splitter = new LineSplitter(this.maxMessageBytes);
   }
 
   async start(): Promise<void> {
