@@ -19,6 +19,15 @@ export interface WaitRequest {
 }
 
 /**
+ * The wait's last progress, in seconds: past every poll reported and above zero, so the
+ * notification carrying the task's outcome is never dropped as "not moving forward" when the
+ * task stopped within the millisecond the wait began or the last poll was reported.
+ */
+export function finalWaitS(elapsedS: number, lastPollS: number): number {
+  return Math.max(elapsedS, lastPollS + 0.001, 0.001);
+}
+
+/**
  * With wait=true and a UPID in `data`, adds `task` with the finished task's outcome, polled on
  * the same host (`client`) at the node the UPID names. The write
  * itself already succeeded, so a failure to read the task status is reported inside `task`.
@@ -42,6 +51,7 @@ export async function addTaskOutcome(
   try {
     const { progress } = wait;
     const started = Date.now();
+    let lastPollS = 0;
     const task = await waitForTask(client, upid, {
       timeoutMs: (wait.wait_timeout_s ?? DEFAULT_WAIT_S) * 1000,
       signal,
@@ -49,12 +59,14 @@ export async function addTaskOutcome(
       ...(deps.taskPolling ? { polling: deps.taskPolling } : {}),
       ...(progress
         ? {
-            onPoll: (state: PollState) =>
-              progress.update(state.elapsedS, undefined, client.redact(state.latestLine ?? "")),
+            onPoll: (state: PollState) => {
+              lastPollS = state.elapsedS;
+              progress.update(state.elapsedS, undefined, client.redact(state.latestLine ?? ""));
+            },
           }
         : {}),
     });
-    await progress?.finish((Date.now() - started) / 1000, undefined, task.note);
+    await progress?.finish(finalWaitS((Date.now() - started) / 1000, lastPollS), undefined, task.note);
     return { ...payload, task };
   } catch (error) {
     if (signal?.aborted) {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Progress as ProgressNotification } from "@modelcontextprotocol/sdk/types.js";
+import { finalWaitS } from "../../src/tools/api-call.ts";
 import { progressFor, ProgressThrottle } from "../../src/tools/progress.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { connectHarness, type Harness } from "../support/mcp.ts";
@@ -98,6 +99,31 @@ describe("ProgressThrottle", () => {
     expect(throttle.admit(0, 1)).toBe(true);
     expect(throttle.admitFinal(2)).toBe(true);
     expect(throttle.admitFinal(2)).toBe(false);
+  });
+});
+
+describe("finalWaitS: the wait's last progress always moves forward", () => {
+  // a task that stopped on the first poll within the same millisecond once lost its outcome
+  // notification: 0 s after an upload's bytes is the upload's own final progress
+  test.each([
+    { elapsedS: 0, lastPollS: 0, expected: 0.001, why: "stopped within the millisecond" },
+    { elapsedS: 2.5, lastPollS: 2.5, expected: 2.501, why: "stopped within the millisecond of the last poll" },
+    { elapsedS: 2.4, lastPollS: 2.5, expected: 2.501, why: "the poll's clock started later and ran ahead" },
+    { elapsedS: 7.25, lastPollS: 2.5, expected: 7.25, why: "time passed: the elapsed time as it is" },
+  ])("$why", ({ elapsedS, lastPollS, expected }) => {
+    expect(finalWaitS(elapsedS, lastPollS)).toBeCloseTo(expected, 9);
+  });
+
+  test("after an upload's final byte count, a zero-second wait's outcome is still sent", async () => {
+    const sent: { progress: number; message?: string }[] = [];
+    const progress = progressFor({
+      _meta: { progressToken: "t" },
+      sendNotification: async (n) => void sent.push(n.params as (typeof sent)[number]),
+    })!;
+    await progress.finish(1024, 1024, "1024 bytes sent");
+    await progress.after(1024).finish(finalWaitS(0, 0), undefined, "The task finished successfully.");
+    expect(sent.map((n) => n.message)).toEqual(["1024 bytes sent", "The task finished successfully."]);
+    expect(sent[1]!.progress).toBeGreaterThan(1024);
   });
 });
 
