@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult, ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ClientCapabilities, ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogProvider } from "../../src/catalog/loader.ts";
 import { loadConnectionConfig, type ConnectionConfig } from "../../src/config.ts";
 import { HostRegistry } from "../../src/hosts/registry.ts";
@@ -74,6 +74,23 @@ export async function connectHarness(
       await proxmox.close();
     },
   };
+}
+
+/**
+ * The tools/list result of a single-host server in front of `fake` (read-only or not, over the
+ * transport `deps.transport` describes), and the JSON-RPC line a client reads it in.
+ */
+export async function listedTools(
+  fake: FakeProxmox,
+  deps: HarnessDeps & { readOnly: boolean },
+): Promise<{ result: ListToolsResult; line: string }> {
+  const h = await connectHarness(fake, { client: { readOnly: deps.readOnly }, deps });
+  try {
+    const result = await h.client.listTools();
+    return { result, line: JSON.stringify({ jsonrpc: "2.0", id: 1, result }) };
+  } finally {
+    await h.close();
+  }
 }
 
 /** Every tool of a read-write server, by name. */
