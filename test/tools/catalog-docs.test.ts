@@ -267,15 +267,21 @@ describe("refused", () => {
   });
 });
 
+/** Serves the docs with qm.1.html held back until the returned function is called. */
+function serveDocsHoldingQm(): () => void {
+  cluster.serveDocs(docsDir);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  cluster.file(`${DOCS_PATH}qm.1.html`, async () => {
+    await gate;
+    return { body: FIXTURE_DOCS["qm.1.html"]!, contentType: "text/html" };
+  });
+  return release;
+}
+
 describe("slow", () => {
   test("a plain query never waits for docs still loading; a query naming a CLI tool waits for them (up to the grace)", async () => {
-    cluster.serveDocs(docsDir);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    cluster.file(`${DOCS_PATH}qm.1.html`, async () => {
-      await gate;
-      return { body: FIXTURE_DOCS["qm.1.html"]!, contentType: "text/html" };
-    });
+    const release = serveDocsHoldingQm();
     // A grace far longer than the test's own timeout: only a query that does not wait can answer.
     const l = loader({ docsGraceMs: 600_000 });
     const plain = await search(l, "pull the plug on a hung VM");
@@ -297,13 +303,7 @@ describe("slow", () => {
   });
 
   test("the first search is not held up: it answers from the schema alone and says so, later searches use the docs", async () => {
-    cluster.serveDocs(docsDir);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    cluster.file(`${DOCS_PATH}qm.1.html`, async () => {
-      await gate;
-      return { body: FIXTURE_DOCS["qm.1.html"]!, contentType: "text/html" };
-    });
+    const release = serveDocsHoldingQm();
     const l = loader({ docsGraceMs: 50 });
     const first = await search(l, "qm stop 100");
     expect(first.docs).toBe("still loading; this answer is from the schema alone");
