@@ -6,7 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useFileFixture } from "../support/files.ts";
-import { textOf } from "../support/mcp.ts";
+import { textOf, type Harness } from "../support/mcp.ts";
 import { policyGate, protectedFile } from "../support/policy.ts";
 
 const fx = useFileFixture("pve-mcp-dryrun-upload-");
@@ -28,18 +28,18 @@ function reportOf(result: CallToolResult): UploadDryRun {
   return report;
 }
 
+/** The dry-run report of uploading `filePath` (an ISO) to `path`. */
+async function dryRun(h: Harness, filePath: string, path = UPLOAD): Promise<UploadDryRun> {
+  return reportOf(
+    await h.call("proxmox_upload", { path, file_path: filePath, parameters: { content: "iso" }, dry_run: true }),
+  );
+}
+
 describe("proxmox_upload with dry_run", () => {
   test("an allowed upload: the fields, the file's size, the stored name and volid; nothing sent", async () => {
     writeFileSync(join(fx.root, "my debian.iso"), Buffer.alloc(5000, 1));
     const h = await fx.connect();
-    const report = reportOf(
-      await h.call("proxmox_upload", {
-        path: UPLOAD,
-        file_path: join(fx.root, "my debian.iso"),
-        parameters: { content: "iso" },
-        dry_run: true,
-      }),
-    );
+    const report = await dryRun(h, join(fx.root, "my debian.iso"));
     expect(report.would_send).toBe(true);
     expect(report.request).toMatchObject({
       method: "POST",
@@ -65,14 +65,7 @@ describe("proxmox_upload with dry_run", () => {
     writeFileSync(join(fx.root, "ok.iso"), "x");
     const h = await fx.connect();
     const given = file() === "<ok>" ? join(fx.root, "ok.iso") : file();
-    const report = reportOf(
-      await h.call("proxmox_upload", {
-        path: code === "invalid_path" ? "/nodes/pve1/storage/local/content" : UPLOAD,
-        file_path: given,
-        parameters: { content: "iso" },
-        dry_run: true,
-      }),
-    );
+    const report = await dryRun(h, given, code === "invalid_path" ? "/nodes/pve1/storage/local/content" : UPLOAD);
     expect(report.would_send).toBe(false);
     expect(report.policy.code).toBe(code);
     expect(fx.fake.apiRequests()).toEqual([]);
@@ -86,14 +79,7 @@ describe("proxmox_upload with dry_run", () => {
       [{ PROXMOX_PROTECTED_VMS_FILE: protectedFile() }, "allowed"],
     ] as const) {
       const h = await fx.connect({ gate: policyGate(env) });
-      const report = reportOf(
-        await h.call("proxmox_upload", {
-          path: UPLOAD,
-          file_path: join(fx.root, "ok.iso"),
-          parameters: { content: "iso" },
-          dry_run: true,
-        }),
-      );
+      const report = await dryRun(h, join(fx.root, "ok.iso"));
       expect(report.policy.verdict).toBe(verdict);
       await h.close();
     }
