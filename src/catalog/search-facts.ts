@@ -50,10 +50,17 @@ export function identityUnits(
   });
 }
 
-/** PUT, or a POST whose handler creates, adds or changes (create_vm, add_tfa_entry, change_repository). */
+/**
+ * PUT, or a POST whose handler or description creates, adds or changes (create_vm,
+ * add_tfa_entry, change_repository; ipcreate: "Create IP Mapping in a VNet").
+ */
 export function isSetter(e: Endpoint): boolean {
   if (e.method === "PUT") return true;
-  return e.method === "POST" && /^(create|add|new|update|change|set|write|register|generate)(_|$|[a-z])/.test(e.name);
+  return (
+    e.method === "POST" &&
+    (/^(create|add|new|update|change|set|write|register|generate)(_|$|[a-z])/.test(e.name) ||
+      /^(create|add|update|change|set|write|register|generate)\b/i.test(e.description))
+  );
 }
 
 /** A write on every guest at once: "Start all VMs and containers located on this node", "Bulk shutdown all guests". */

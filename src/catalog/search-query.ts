@@ -17,6 +17,7 @@ import {
   guestFacet,
   LXC_WORDS,
   NODE_WORDS,
+  opensWithEnglishVerb,
   opensWithVerb,
   PARTICLES,
   PLACE_WORDS,
@@ -380,8 +381,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       /^\d+$/.test(raw[i + 1] ?? "") &&
       (PLACE_WORDS.has(raw[i - 1] ?? "") || (DETERMINERS.has(raw[i - 1] ?? "") && PLACE_WORDS.has(raw[i - 2] ?? ""))),
   );
-  // A write that sets something: a parameter of a setting endpoint may be what is asked (search-params.ts).
-  const setting = methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets);
+  // A write that sets something: a parameter of a setting endpoint may be what is asked
+  // (search-params.ts). So may a request that opens with an English verb of no known method
+  // ("cap VM 122 at half a CPU", "use noVNC as the default console").
+  const setting =
+    (methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets)) ||
+    (!methodStated && opensWithEnglishVerb(typed.tokens));
   return {
     concepts,
     method,

@@ -11,6 +11,7 @@ import {
   type MethodName,
 } from "./synonyms.ts";
 import { STOPWORDS, words } from "./text.ts";
+import { ENGLISH_VERBS } from "./wordnet-verbs.ts";
 import type { SearchIndex } from "./search-index.ts";
 
 /** Which kind of guest a query is about. */
@@ -253,4 +254,19 @@ export function opensWithVerb(tokens: readonly Token[]): boolean {
   if (DETERMINERS.has(next.word) || NUMBER_WORDS.has(next.word) || /^\d+$/.test(next.word)) return true;
   const guestOrNode = QEMU_WORDS.has(next.word) || LXC_WORDS.has(next.word) || NODE_WORDS.has(next.word);
   return guestOrNode && /^\d+$/.test(tokens[k + 1]?.word ?? "");
+}
+
+let englishVerbs: ReadonlySet<string> | undefined;
+
+/**
+ * Whether the request's first word is an English verb in common use (WordNet) that the
+ * vocabulary does not read as a method or a question: "cap VM 122 at half a CPU", "throttle
+ * replication job 305-0", "use noVNC as the default console". A noun ("raw usage numbers",
+ * "USB devices") or a determiner ("all replication jobs") opens no such request.
+ */
+export function opensWithEnglishVerb(tokens: readonly Token[]): boolean {
+  const t = tokens.find((token) => token.clauseStart);
+  if (!t || t.literal || t.inName || METHOD_HINTS[t.word] || QUESTION_WORDS.has(t.word)) return false;
+  englishVerbs ??= new Set(ENGLISH_VERBS.split(" "));
+  return englishVerbs.has(t.word);
 }

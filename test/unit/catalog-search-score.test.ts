@@ -1,5 +1,7 @@
 // Issue 11: the score factors, one pure function, rule by rule.
 import { describe, expect, test } from "bun:test";
+import type { Endpoint } from "../../src/catalog/model.ts";
+import { isSetter } from "../../src/catalog/search-facts.ts";
 import { FACTOR, scoreFactor, type EndpointFacts, type QueryFacts } from "../../src/catalog/search-score.ts";
 
 const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
@@ -90,5 +92,22 @@ describe("scoreFactor", () => {
       query({ method: "POST", methodStated: true, namesCluster: true }),
     );
     expect(f).toBeCloseTo(FACTOR.statedMethod * FACTOR.otherScope * FACTOR.bulkUnasked, 10);
+  });
+});
+
+describe("isSetter: which writes set something a parameter can name", () => {
+  const endpoint = (method: string, name: string, description: string) =>
+    ({ method, name, description, parameters: {} }) as unknown as Endpoint;
+  test.each([
+    ["PUT", "update_vm", "Set virtual machine options.", true],
+    ["POST", "create_vm", "Create or restore a virtual machine.", true],
+    ["POST", "add_tfa_entry", "Add a TFA entry for a user.", true],
+    // The handler's name does not say it; the description does.
+    ["POST", "ipcreate", "Create IP Mapping in a VNet", true],
+    ["POST", "vm_start", "Start virtual machine.", false],
+    ["POST", "migrate_vm", "Migrate virtual machine. Creates a new migration task.", false],
+    ["GET", "vmconfig", "Get the virtual machine configuration.", false],
+  ])("%s %s (%s): %p", (method, name, description, setter) => {
+    expect(isSetter(endpoint(method, name, description))).toBe(setter);
   });
 });

@@ -254,6 +254,7 @@ describe("the floor (issue 11): first and top five never fall below what the las
   const FRESH3_TUNE = resolve(import.meta.dir, "../fixtures/search-fresh3-tune.json");
   const FRESH3_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh3-sealed.json");
   const FRESH4_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh4-sealed.json");
+  const FRESH5_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh5-sealed.json");
 
   // [set, with docs, first %, top five %, file]: the figures of the last change (scripts/search-eval.ts).
   test
@@ -270,6 +271,7 @@ describe("the floor (issue 11): first and top five never fall below what the las
         FRESH3_TUNE,
         FRESH3_SEALED,
         FRESH4_SEALED,
+        FRESH5_SEALED,
       ),
     )("%s, docs %p: first >= %d%, top five >= %d%", (_name, docs, first, five, file) => {
     const summary = evaluateSearch(
@@ -360,6 +362,7 @@ function FLOORS(
   tune3: string,
   sealed3: string,
   sealed4: string,
+  sealed5: string,
 ): [string, boolean, number, number, string][] {
   return [
     ["dev-queries", false, 95, 100, dev],
@@ -367,15 +370,18 @@ function FLOORS(
     ["dev-queries-2", true, 75, 88, dev2],
     ["search-heldout", true, 88.8, 98.4, heldOut],
     ["search-fresh-tune", true, 77.8, 91.7, tune],
-    ["search-fresh-sealed", true, 73.5, 92.6, sealed],
+    // Raised in the fourth round by WordNet's English verbs (wordnet-verbs.ts), here and below.
+    ["search-fresh-sealed", true, 75, 94.1, sealed],
     // The second round's own sets (written before its changes; the sealed half opened at its end).
-    ["search-fresh2-tune", true, 82.4, 88.2, tune2],
+    ["search-fresh2-tune", true, 83.5, 88.2, tune2],
     // Raised by the third round's CLI forms (pct status, pveam list local).
-    ["search-fresh2-sealed", true, 64.7, 91.8, sealed2],
+    ["search-fresh2-sealed", true, 67.1, 91.8, sealed2],
     // The third round's own sets (written before its changes; the sealed half opened at its end).
-    ["search-fresh3-tune", true, 66.2, 83.8, tune3],
-    ["search-fresh3-sealed", true, 75.3, 89, sealed3],
+    ["search-fresh3-tune", true, 68.9, 83.8, tune3],
+    ["search-fresh3-sealed", true, 78.1, 90.4, sealed3],
     // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
-    ["search-fresh4-sealed", true, 77.6, 92.5, sealed4],
+    ["search-fresh4-sealed", true, 81.3, 93.5, sealed4],
+    // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
+    ["search-fresh5-sealed", true, 74.1, 88.3, sealed5],
   ];
 }

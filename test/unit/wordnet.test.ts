@@ -1,12 +1,17 @@
-// Issue 11: vague verbs from WordNet ("scrap", "ditch", "toss out" for delete), read from its
-// verb files, filtered against the API's own words, and kept in sync with the committed table.
+// Issue 11: English from WordNet. Vague verbs for delete ("scrap", "ditch", "toss out"), filtered
+// against the API's own words; the common verbs, which mark a request that sets something
+// ("cap VM 122 at half a CPU"); and the committed table kept what the script writes.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { lexiconWords, parseVerbData, parseVerbIndex, verbsOf } from "../../scripts/wordnet.ts";
+import { commonVerbs, lexiconWords, parseVerbData, parseVerbIndex, verbsOf } from "../../scripts/wordnet.ts";
+import { Catalog } from "../../src/catalog/catalog.ts";
+import { buildSearchIndex } from "../../src/catalog/search-index.ts";
+import { opensWithEnglishVerb, tokenize } from "../../src/catalog/search-tokens.ts";
 import { EQUIVALENT_GROUPS, HAND_GROUPS } from "../../src/catalog/synonyms.ts";
-import { WORDNET_VERBS } from "../../src/catalog/wordnet-verbs.ts";
+import { ENGLISH_VERBS, WORDNET_VERBS } from "../../src/catalog/wordnet-verbs.ts";
 import { miniCatalog } from "../support/catalog.ts";
-import { haveSharedData } from "../support/shared.ts";
+import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 // Lines in WordNet's layout (offset lex_filenum ss_type w_cnt word lex_id ... p_cnt pointers | gloss),
 // with made-up synsets: 100 "get rid of" has troponyms 200 and 300; 200 has troponym 400.
@@ -94,4 +99,48 @@ describe("the committed table", () => {
       expect(run.exitCode).toBe(0);
     },
   );
+});
+
+describe("a request that opens with an English verb may set a parameter", () => {
+  test("the common verbs are WordNet's one-word verbs that the sense-tagged corpus attests", () => {
+    const index = [
+      "  1 licence header",
+      "cap v 2 2 @ ~ 2 2 00000001 00000002",
+      "kern v 1 1 @ 1 0 00000003",
+      "crank_up v 1 1 @ 1 1 00000004",
+      "throttle v 2 2 @ ~ 2 1 00000005 00000006",
+    ].join("\n");
+    expect(commonVerbs(index)).toEqual(["cap", "throttle"]);
+    for (const verb of ["cap", "throttle", "pin", "use", "limit", "tag"])
+      expect(ENGLISH_VERBS.split(" ")).toContain(verb);
+  });
+
+  test.each([
+    ["cap VM 122 at half a CPU", true],
+    ["throttle replication job 305-0 to 20 MB/s", true],
+    ["use SPICE as the default console viewer", true],
+    ["raw usage numbers of storage local-zfs", false],
+    ["USB devices plugged into the host", false],
+    ["all replication jobs", false],
+    ["list the VMs", false],
+    ["which nodes are online", false],
+  ])("%s: %p", (query, verb) => {
+    expect(opensWithEnglishVerb(tokenize(buildSearchIndex([]), query).tokens)).toBe(verb);
+  });
+
+  describe.skipIf(!haveSharedData("English verbs on the PVE 9.1 schema"))("on the PVE 9.1 schema", () => {
+    const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), {
+      kind: "inline",
+      location: "9.1",
+    });
+    test.each([
+      ["cap container 200 at two CPUs", "PUT /nodes/{node}/lxc/{vmid}/config"],
+      ["pin container 120 to cores 0-3", "PUT /nodes/{node}/lxc/{vmid}/config"],
+      ["throttle replication job 101-0 to 50 MB/s", "PUT /cluster/replication/{id}"],
+      ["use SPICE as the default console viewer", "PUT /cluster/options"],
+    ])("%s: %s", (query, want) => {
+      const first = catalog.search(query).hits[0]!;
+      expect(`${first.method} ${first.path}`).toBe(want);
+    });
+  });
 });
