@@ -247,32 +247,11 @@ describe("the floor (issue 11): first and top five never fall below what the las
     loader.kick();
     await loader.settled();
   }
-  const FRESH_TUNE = resolve(import.meta.dir, "../fixtures/search-fresh-tune.json");
-  const FRESH_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh-sealed.json");
-  const FRESH2_TUNE = resolve(import.meta.dir, "../fixtures/search-fresh2-tune.json");
-  const FRESH2_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh2-sealed.json");
-  const FRESH3_TUNE = resolve(import.meta.dir, "../fixtures/search-fresh3-tune.json");
-  const FRESH3_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh3-sealed.json");
-  const FRESH4_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh4-sealed.json");
-  const FRESH5_SEALED = resolve(import.meta.dir, "../fixtures/search-fresh5-sealed.json");
-
   // [set, with docs, first %, top five %, file]: the figures of the last change (scripts/search-eval.ts).
   test
     .skipIf(!present)
     .each<[string, boolean, number, number, string]>(
-      FLOORS(
-        DEV_QUERIES,
-        DEV_QUERIES_2,
-        HELD_OUT_QUERIES,
-        FRESH_TUNE,
-        FRESH_SEALED,
-        FRESH2_TUNE,
-        FRESH2_SEALED,
-        FRESH3_TUNE,
-        FRESH3_SEALED,
-        FRESH4_SEALED,
-        FRESH5_SEALED,
-      ),
+      FLOORS.map(([name, docs, first, five]) => [name, docs, first, five, querySetFile(name)]),
     )("%s, docs %p: first >= %d%, top five >= %d%", (_name, docs, first, five, file) => {
     const summary = evaluateSearch(
       (docs ? withDocs : plain)!,
@@ -290,21 +269,18 @@ describe("the floor (issue 11): first and top five never fall below what the las
     });
   });
 
-  test.each([
-    [FRESH_TUNE],
-    [FRESH_SEALED],
-    [FRESH2_TUNE],
-    [FRESH2_SEALED],
-    [FRESH3_TUNE],
-    [FRESH3_SEALED],
-    [FRESH4_SEALED],
-  ])("%s is well formed: every answer is an endpoint of PVE 9.1", (file) => {
-    const queries = parseEvalQueries(JSON.parse(readFileSync(file, "utf8")));
-    expect(queries.length).toBeGreaterThanOrEqual(60);
-    if (!plain) return;
-    const unknown = queries.flatMap((q) => q.expect.filter((a) => !plain.endpoint(a.split(" ")[0]!, a.split(" ")[1]!)));
-    expect(unknown).toEqual([]);
-  });
+  test.each(FIXTURE_SETS.map((name) => [querySetFile(name)]))(
+    "%s is well formed: every answer is an endpoint of PVE 9.1",
+    (file) => {
+      const queries = parseEvalQueries(JSON.parse(readFileSync(file, "utf8")));
+      expect(queries.length).toBeGreaterThanOrEqual(60);
+      if (!plain) return;
+      const unknown = queries.flatMap((q) =>
+        q.expect.filter((a) => !plain.endpoint(a.split(" ")[0]!, a.split(" ")[1]!)),
+      );
+      expect(unknown).toEqual([]);
+    },
+  );
 });
 
 describe("the mechanisms of the second round (issue 11), on PVE 9.1", () => {
@@ -350,38 +326,42 @@ describe("opensWithVerb", () => {
   });
 });
 
-/** The floors, set from the figures of the last change to the ranking. */
-function FLOORS(
-  dev: string,
-  dev2: string,
-  heldOut: string,
-  tune: string,
-  sealed: string,
-  tune2: string,
-  sealed2: string,
-  tune3: string,
-  sealed3: string,
-  sealed4: string,
-  sealed5: string,
-): [string, boolean, number, number, string][] {
-  return [
-    ["dev-queries", false, 95, 100, dev],
-    ["dev-queries", true, 95, 100, dev],
-    ["dev-queries-2", true, 75, 88, dev2],
-    ["search-heldout", true, 88.8, 98.4, heldOut],
-    ["search-fresh-tune", true, 77.8, 91.7, tune],
-    // Raised in the fourth round by WordNet's English verbs (wordnet-verbs.ts), here and below.
-    ["search-fresh-sealed", true, 75, 94.1, sealed],
-    // The second round's own sets (written before its changes; the sealed half opened at its end).
-    ["search-fresh2-tune", true, 83.5, 88.2, tune2],
-    // Raised by the third round's CLI forms (pct status, pveam list local).
-    ["search-fresh2-sealed", true, 67.1, 91.8, sealed2],
-    // The third round's own sets (written before its changes; the sealed half opened at its end).
-    ["search-fresh3-tune", true, 68.9, 83.8, tune3],
-    ["search-fresh3-sealed", true, 78.1, 90.4, sealed3],
-    // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
-    ["search-fresh4-sealed", true, 81.3, 93.5, sealed4],
-    // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-    ["search-fresh5-sealed", true, 74.1, 88.3, sealed5],
-  ];
+/** Our own query sets in test/fixtures (the dev sets are in ../shared). */
+const FIXTURE_SETS = [
+  "search-fresh-tune",
+  "search-fresh-sealed",
+  "search-fresh2-tune",
+  "search-fresh2-sealed",
+  "search-fresh3-tune",
+  "search-fresh3-sealed",
+  "search-fresh4-sealed",
+  "search-fresh5-sealed",
+];
+
+function querySetFile(name: string): string {
+  if (name === "dev-queries") return DEV_QUERIES;
+  if (name === "dev-queries-2") return DEV_QUERIES_2;
+  return resolve(import.meta.dir, `../fixtures/${name}.json`);
 }
+
+/** The floors, set from the figures of the last change to the ranking: [set, with docs, first %, top five %]. */
+const FLOORS: [string, boolean, number, number][] = [
+  ["dev-queries", false, 95, 100],
+  ["dev-queries", true, 95, 100],
+  ["dev-queries-2", true, 75, 88],
+  ["search-heldout", true, 88.8, 98.4],
+  ["search-fresh-tune", true, 77.8, 91.7],
+  // Raised in the fourth round by WordNet's English verbs (wordnet-verbs.ts), here and below.
+  ["search-fresh-sealed", true, 75, 94.1],
+  // The second round's own sets (written before its changes; the sealed half opened at its end).
+  ["search-fresh2-tune", true, 83.5, 88.2],
+  // Raised by the third round's CLI forms (pct status, pveam list local).
+  ["search-fresh2-sealed", true, 67.1, 91.8],
+  // The third round's own sets (written before its changes; the sealed half opened at its end).
+  ["search-fresh3-tune", true, 68.9, 83.8],
+  ["search-fresh3-sealed", true, 78.1, 90.4],
+  // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
+  ["search-fresh4-sealed", true, 81.3, 93.5],
+  // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
+  ["search-fresh5-sealed", true, 74.1, 88.3],
+];
