@@ -11,7 +11,15 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { HAND_GROUPS, METHOD_HINTS } from "../src/catalog/synonyms.ts";
-import { commonVerbs, lexiconWords, parseVerbData, parseVerbIndex, verbsOf, type SenseRef } from "./wordnet.ts";
+import {
+  apiText,
+  commonVerbs,
+  lexiconWords,
+  parseVerbData,
+  parseVerbIndex,
+  verbsOf,
+  type SenseRef,
+} from "./wordnet.ts";
 
 /** Each API action word and the WordNet 3.1 senses that mean it. */
 const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
@@ -32,13 +40,12 @@ const schemas = resolve(import.meta.dir, "../../shared/pve/schemas");
 const data = parseVerbData(readFileSync(join(dict, "data.verb"), "latin1"));
 const indexText = readFileSync(join(dict, "index.verb"), "latin1");
 const index = parseVerbIndex(indexText);
-const apiWords = new Set<string>();
-for (const file of readdirSync(schemas).filter((f) => f.endsWith(".js"))) {
-  for (const w of readFileSync(join(schemas, file), "utf8")
-    .toLowerCase()
-    .match(/[a-z]+/g) ?? [])
-    apiWords.add(w);
-}
+const api = apiText(
+  readdirSync(schemas)
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => readFileSync(join(schemas, f), "utf8"))
+    .join("\n"),
+);
 const handWords = new Set([...HAND_GROUPS.flat(), ...Object.keys(METHOD_HINTS)]);
 
 const licence = readFileSync(join(dict, "../LICENSE"), "utf8")
@@ -53,7 +60,7 @@ const lines = [
   "export const WORDNET_VERBS: Readonly<Record<string, readonly string[]>> = {",
 ];
 for (const [action, senses] of Object.entries(ACTION_SENSES)) {
-  const words = lexiconWords(verbsOf(senses, index, data, DEPTH), apiWords, handWords);
+  const words = lexiconWords(verbsOf(senses, index, data, DEPTH), api, handWords);
   lines.push(`  ${action}: [`, ...words.map((w) => `    ${JSON.stringify(w)},`), "  ],");
 }
 lines.push(

@@ -78,18 +78,31 @@ export function verbsOf(
   return [...found].sort();
 }
 
+/** What the API's text says, for `lexiconWords`: its words, and its words in order (one space apart, spaces around). */
+export interface ApiText {
+  words: ReadonlySet<string>;
+  running: string;
+}
+
+/** The words of a text, lower case, as `ApiText`. */
+export function apiText(text: string): ApiText {
+  const words = text.toLowerCase().match(/[a-z]+/g) ?? [];
+  return { words: new Set(words), running: ` ${words.join(" ")} ` };
+}
+
 /**
  * The verbs that may stand for the API's word: plain words only, none the API uses itself (its
- * meaning there is the API's: "dump" is cloudinit/dump, "end" an end time) and none the
- * hand-written vocabulary already places. A phrase is judged by its verb ("throw away" stays
- * unless "throw" is an API word).
+ * meaning there is the API's: "dump" is cloudinit/dump) and none the hand-written vocabulary
+ * already places. A phrase counts as used only as a whole: "throw away" stays though a
+ * description says "do not throw error".
  */
-export function lexiconWords(
-  verbs: readonly string[],
-  apiWords: ReadonlySet<string>,
-  handWords: ReadonlySet<string>,
-): string[] {
-  return verbs.filter((v) => /^[a-z]+( [a-z]+)*$/.test(v) && !handWords.has(v) && !apiWords.has(v.split(" ")[0]!));
+export function lexiconWords(verbs: readonly string[], api: ApiText, handWords: ReadonlySet<string>): string[] {
+  return verbs.filter(
+    (v) =>
+      /^[a-z]+( [a-z]+)*$/.test(v) &&
+      !handWords.has(v) &&
+      (v.includes(" ") ? !api.running.includes(` ${v} `) : !api.words.has(v)),
+  );
 }
 
 /**
