@@ -36,8 +36,11 @@ const MODIFIER_WEIGHT = 0.6;
 const GENERIC_WEIGHT = 0.5;
 /** A word found inside one of the API's run-together names ("trim" in fstrim). */
 const SUBWORD_WEIGHT = 0.7;
-/** A value typed, by its kind ("a volume ID"): it says which endpoints take it, not what is done. */
-const VALUE_WEIGHT = 0.6;
+/**
+ * A value typed, by its kind ("a volume ID"): it says which endpoints take it, as much as a word
+ * says what it names (0.6 and 0.8 lost first places to endpoints that merely share its words).
+ */
+const VALUE_WEIGHT = 1;
 /** The kind of object a kind of value names, where the API has a word for it. */
 const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
   user: "user",

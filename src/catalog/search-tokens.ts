@@ -11,6 +11,7 @@ import {
   type MethodName,
 } from "./synonyms.ts";
 import { STOPWORDS, words } from "./text.ts";
+import { valueKinds } from "./search-values.ts";
 import { ENGLISH_VERBS } from "./wordnet-verbs.ts";
 import type { SearchIndex } from "./search-index.ts";
 
@@ -98,6 +99,8 @@ export const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "mac
 function chunkWeight(chunk: string): number {
   // A colon or stop at the end is punctuation ("healthy:"), inside it makes a value ("vm:100").
   if (/[/@:=]/.test(chunk.replace(/[.,;:!?]+$/, ""))) return 0.3;
+  // A volume's own name ("vzdump-qemu-101-….vma.zst", "vm-100-disk-0") is a value, not words.
+  if (valueKinds(chunk).length > 0) return 0.3;
   return 1;
 }
 

@@ -29,8 +29,23 @@ export function valueKinds(chunk: string): ValueKind[] {
   if (IPV4.test(v)) return ["ip"];
   // storage:name, as pve-storage parses a volume ID (PVE::Storage::parse_volume_id).
   if (/^[a-z][a-z0-9._-]*[a-z0-9]:[^:/\s][^\s]*$/i.test(v) && !/^https?:/i.test(v)) return ["volume"];
+  if (VOLUME_NAMES.some((name) => name.test(v))) return ["volume"];
   return [];
 }
+
+/**
+ * A volume's name without its storage, as pve-storage names what it stores: a backup archive
+ * (PVE::Storage::archive_info: vzdump-<lxc|openvz|qemu>-..., .tgz or .tar/.vma with an optional
+ * .gz/.lzo/.zst of Plugin::COMPRESSOR_RE), an ISO image ($ISO_EXT_RE_0: .iso, .img), a container
+ * template ($VZTMPL_EXT_RE_1: .tar.gz/.xz/.zst/.bz2), a guest's disk image (vm-<vmid>-... or a
+ * template's base-<vmid>-..., as the plugins' parse_volname reads them).
+ */
+const VOLUME_NAMES = [
+  /^vzdump-(?:lxc|openvz|qemu)-.+\.(?:tgz|(?:tar|vma)(?:\.(?:gz|lzo|zst))?)$/,
+  /^[^/\s]+\.(?:iso|img)$/i,
+  /^[^/\s]+\.tar\.(?:gz|xz|zst|bz2)$/i,
+  /^(?:vm|base)-\d+-(?:disk|cloudinit|state)[^/\s]*$/,
+];
 
 /** The kinds of value a parameter takes, by its format, pattern, name or description. */
 function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueKind[] {

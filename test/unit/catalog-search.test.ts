@@ -302,6 +302,15 @@ describe("the mechanisms of the second round (issue 11), on PVE 9.1", () => {
     // A value says which endpoints take it: a full token ID, an HA resource.
     ["what can root@pam!ci do", "GET /access/permissions"],
     ["move vm:100 to pve2", "POST /cluster/ha/resources/{sid}/migrate"],
+    // A volume's own name is a value that the volume endpoints take (pve-storage's archive names).
+    [
+      "remove vzdump-lxc-105-2025_03_01-02_00_00.tar.zst from storage backup-nfs",
+      "DELETE /nodes/{node}/storage/{storage}/content/{volume}",
+    ],
+    [
+      "remove the backup file vzdump-lxc-105-2025_03_01-02_00_00.tar.zst",
+      "DELETE /nodes/{node}/storage/{storage}/content/{volume}",
+    ],
     // The ipset something is added to exists.
     ["add 10.0.0.9 to the blacklist ipset", "POST /cluster/firewall/ipset/{name}"],
   ])("%s", (query, expected) => {

@@ -21,6 +21,19 @@ describe("valueKinds", () => {
     ["/vms/100", []],
     ["100", []],
     ["backups", []],
+    // A volume's name without its storage, as pve-storage names what it stores.
+    ["vzdump-qemu-101-2024_12_01-00_00_03.vma.zst", ["volume"]],
+    ["vzdump-lxc-200-2025_01_02-03_04_05.tar.gz,", ["volume"]],
+    ["vzdump-openvz-300-2020_01_01-00_00_00.tgz", ["volume"]],
+    ["vzdump-qemu-101.log", []],
+    ["ubuntu-24.04-live-server-amd64.iso", ["volume"]],
+    ["virtio-win.IMG", ["volume"]],
+    ["debian-12-standard_12.7-1_amd64.tar.zst", ["volume"]],
+    ["notes.tar", []],
+    ["vm-100-disk-0", ["volume"]],
+    ["base-9000-disk-1.qcow2", ["volume"]],
+    ["vm-100-cloudinit", ["volume"]],
+    ["vm-100", []],
   ])("%s", (chunk, kinds) => {
     expect(valueKinds(chunk)).toEqual(kinds as never);
   });
