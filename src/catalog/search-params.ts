@@ -2,7 +2,9 @@
 // (name, enum values, the keys of a property string, description), so "make xterm.js the
 // default console" finds the `console` parameter of PUT /cluster/options. A parameter lifts
 // its endpoint only when the query states a write verb and names the parameter or one of its
-// values; reads are not disturbed.
+// values; reads are not disturbed. The keys of a property string are settings in their own
+// right and name their parameter as its own name does ("writeback" is a value of scsi[n]'s
+// `cache`, "nesting" a key of a container's `features`, "macaddr" of `net[n]`).
 import type { Endpoint } from "./model.ts";
 import { placeholders } from "./model.ts";
 import { Postings, type TermCache } from "./search-terms.ts";
@@ -42,8 +44,10 @@ export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache,
       if (p.description) put(terms.text(p.description), PARAM_TEXT);
       if (p.format && typeof p.format === "object") {
         for (const [key, sub] of Object.entries(p.format)) {
-          put(terms.identifier(key), PARAM_TEXT);
-          const text = (sub as { description?: unknown }).description;
+          put(terms.identifier(key), PARAM_NAMED);
+          const { description: text, enum: values } = sub as { description?: unknown; enum?: unknown };
+          if (Array.isArray(values))
+            for (const value of values) if (typeof value === "string") put(terms.identifier(value), PARAM_NAMED);
           if (typeof text === "string") put(terms.text(text), PARAM_TEXT / 2);
         }
       }
