@@ -108,7 +108,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   f *= 1 - FACTOR.identityMiss * e.identityMiss;
   // A websocket upgrade cannot be used through these tools; the proxy ticket endpoints can.
   if (e.websocket) f *= FACTOR.websocket;
-  if (!q.oneItem && e.method === "GET" && e.item) f *= FACTOR.itemUnasked;
+  // "every rule of the host firewall on pve2": "every" asks for the list, whatever the value names.
+  if ((!q.oneItem || q.asksForAll) && e.method === "GET" && e.item) f *= FACTOR.itemUnasked;
   if (e.collectionOf !== undefined && q.named.has(e.collectionOf)) f *= FACTOR.collectionForOne;
   // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
   if (!e.oneGuest && q.namesGuest && (q.guest === "qemu" || q.guest === "lxc")) f *= FACTOR.notTheGuest;

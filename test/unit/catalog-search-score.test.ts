@@ -50,6 +50,14 @@ describe("scoreFactor", () => {
     ["half the naming words not asked for", { identityMiss: 0.5 }, {}, 1 - FACTOR.identityMiss * 0.5],
     ["a websocket upgrade", { websocket: true }, {}, FACTOR.websocket],
     ["one item of a list when nothing names one", { item: true }, { oneItem: false }, FACTOR.itemUnasked],
+    // "every rule of the host firewall on pve2": the value names the node, "every" asks for the list.
+    [
+      "one item of a list when all are asked for",
+      { item: true },
+      { oneItem: true, asksForAll: true },
+      FACTOR.itemUnasked,
+    ],
+    ["one item of a list when a value names one", { item: true }, { oneItem: true }, 1],
     [
       "the list when the query names one of its items",
       { collectionOf: "role" },
