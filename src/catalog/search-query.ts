@@ -404,6 +404,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     guestIsPlace,
     acts,
     places: placesOf(raw, index),
+    createVerb: concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

@@ -59,6 +59,8 @@ export interface QueryFacts {
   guestIsPlace: boolean;
   /** Stems of the kinds of object it adds something to ("group" in "add carol to the admins group"). */
   places?: ReadonlySet<string>;
+  /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
+  createVerb?: boolean;
 }
 
 export const FACTOR = {
@@ -130,5 +132,9 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.createsGuest && q.guestIsPlace) f *= FACTOR.createInExisting;
   // "add carol to the admins group", "add an IP to the blacklist ipset": the group exists.
   if (e.creates !== undefined && q.places?.has(e.creates)) f *= FACTOR.createInExisting;
+  // "mark storage nfs1 as shared", "mark container 140 as protected": an object named by its
+  // name or number exists unless the verb creates it.
+  const namesExisting = (e.creates !== undefined && q.named.has(e.creates)) || (e.createsGuest && q.namesGuest);
+  if (namesExisting && !q.createVerb) f *= FACTOR.createInExisting;
   return f;
 }

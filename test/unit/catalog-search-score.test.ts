@@ -58,6 +58,25 @@ describe("scoreFactor", () => {
       FACTOR.itemUnasked,
     ],
     ["one item of a list when a value names one", { item: true }, { oneItem: true }, 1],
+    // "mark storage nfs1 as shared": storage nfs1 exists; "create storage nfs1" makes it.
+    [
+      "creating what the query names by name",
+      { creates: "storag" },
+      { named: new Set(["storag"]) },
+      FACTOR.createInExisting,
+    ],
+    [
+      "creating it with a verb that creates",
+      { creates: "storag" },
+      { named: new Set(["storag"]), createVerb: true },
+      1,
+    ],
+    [
+      "creating a guest the query names by number",
+      { createsGuest: true },
+      { namesGuest: true },
+      FACTOR.createInExisting,
+    ],
     [
       "the list when the query names one of its items",
       { collectionOf: "role" },
