@@ -348,6 +348,7 @@ const FIXTURE_SETS = [
   "search-fresh3-sealed",
   "search-fresh4-sealed",
   "search-fresh5-sealed",
+  "search-fresh6-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -362,18 +363,20 @@ const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", true, 95, 100],
   ["dev-queries-2", true, 75, 88],
   ["search-heldout", true, 88.8, 98.4],
-  ["search-fresh-tune", true, 77.8, 91.7],
-  // Raised in the fourth round by WordNet's English verbs (wordnet-verbs.ts), here and below.
+  ["search-fresh-tune", true, 80.6, 91.7],
+  // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 75, 94.1],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh2-tune", true, 83.5, 88.2],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 67.1, 91.8],
+  ["search-fresh2-sealed", true, 71.8, 91.8],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 68.9, 83.8],
-  ["search-fresh3-sealed", true, 78.1, 90.4],
+  ["search-fresh3-tune", true, 71.6, 83.8],
+  ["search-fresh3-sealed", true, 80.8, 91.8],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
-  ["search-fresh4-sealed", true, 81.3, 93.5],
+  ["search-fresh4-sealed", true, 82.2, 93.5],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 74.1, 88.3],
+  ["search-fresh5-sealed", true, 76.6, 90],
+  // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
+  ["search-fresh6-sealed", true, 71.6, 86.6],
 ];
