@@ -83,12 +83,23 @@ export function collections(endpoints: readonly Endpoint[], stems: Map<string, s
 }
 
 /** Agent commands named like one of the guest's own actions: agent/suspend-ram beside status/suspend. */
+/** In agentTwins: the agent's command (agent/shutdown), and the guest's own action it is named like (status/shutdown). */
+export const AGENT_TWIN = 1;
+export const OWN_TWIN = 2;
+
 export function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
   const paths = new Set(endpoints.map((e) => e.path));
-  return Uint8Array.from(endpoints, (e) => {
+  const owned = new Set<string>();
+  const twins = Uint8Array.from(endpoints, (e) => {
     const m = /^(.*)\/agent\/([a-z]+)[^/]*$/.exec(e.path);
-    return m && paths.has(`${m[1]}/status/${m[2]}`) ? 1 : 0;
+    if (!m || !paths.has(`${m[1]}/status/${m[2]}`)) return 0;
+    owned.add(`${m[1]}/status/${m[2]}`);
+    return AGENT_TWIN;
   });
+  endpoints.forEach((e, id) => {
+    if (owned.has(e.path)) twins[id] = OWN_TWIN;
+  });
+  return twins;
 }
 
 /** A GET that only lists the child paths below it ("Directory index"). */

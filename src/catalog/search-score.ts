@@ -25,6 +25,8 @@ export interface EndpointFacts {
   bulk: boolean;
   /** A guest-agent command named like one of the guest's own actions (agent/shutdown beside status/shutdown). */
   agentTwin: boolean;
+  /** The guest's own action that a guest-agent command is named like (status/shutdown beside agent/shutdown). */
+  ownTwin?: boolean;
   /** Creates (or restores) a guest: POST on the VM or container collection. */
   createsGuest: boolean;
   /** For a POST that adds an item to a list: the stem of what it adds ("group"). */
@@ -88,6 +90,8 @@ export const FACTOR = {
   bulkUnasked: 0.7,
   /** The agent's command rather than the guest's own action of that name, when the agent is not mentioned. */
   agentUnasked: 0.75,
+  /** The guest's own action rather than the agent's command of that name, when the agent is asked. */
+  ownActionForAgent: 0.75,
   /** A write, when the query is a question about what is. */
   writeForQuestion: 0.75,
   /** Creating a guest, when the query names an existing guest as the place of what it asks. */
@@ -125,6 +129,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
     f *= FACTOR.otherScope;
   if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
   if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
+  // "ask the guest agent in VM 580 to power off": the agent's command, not the guest's own action.
+  if (e.ownTwin && q.namesAgent) f *= FACTOR.ownActionForAgent;
   if (q.question && e.method !== "GET") f *= FACTOR.writeForQuestion;
   if (q.methodStated && q.method !== "GET" && e.method === "GET") f *= FACTOR.readForWrite;
   if (q.acts && e.method !== "GET") f *= FACTOR.unknownAction;

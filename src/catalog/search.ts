@@ -4,6 +4,7 @@ import { diversify } from "./search-rank.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";
+import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
 export { compoundsWith, guestFacet, statedMethod, tokenize } from "./search-tokens.ts";
@@ -263,7 +264,8 @@ export function runSearch(
         units.length && !(lift[id]! > 0 && index.settings[id]! >= MANY_SETTINGS) ? missing / units.length : 0,
       scope: index.scope[id]!,
       bulk: index.bulk[id] === 1,
-      agentTwin: index.agentTwin[id] === 1,
+      agentTwin: index.agentTwin[id] === AGENT_TWIN,
+      ownTwin: index.agentTwin[id] === OWN_TWIN,
       createsGuest: index.createsGuest[id] === 1,
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);

@@ -1,7 +1,7 @@
 // Issue 11: the score factors, one pure function, rule by rule.
 import { describe, expect, test } from "bun:test";
 import type { Endpoint } from "../../src/catalog/model.ts";
-import { isSetter } from "../../src/catalog/search-facts.ts";
+import { AGENT_TWIN, agentTwins, isSetter, OWN_TWIN } from "../../src/catalog/search-facts.ts";
 import { FACTOR, scoreFactor, type EndpointFacts, type QueryFacts } from "../../src/catalog/search-score.ts";
 
 const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
@@ -96,6 +96,8 @@ describe("scoreFactor", () => {
     ["every guest at once, asked for", { bulk: true }, { asksForAll: true }, 1],
     ["the agent's twin of a guest action", { agentTwin: true }, {}, FACTOR.agentUnasked],
     ["the agent's twin, the agent named", { agentTwin: true }, { namesAgent: true }, 1],
+    ["the guest's own action, the agent named", { ownTwin: true }, { namesAgent: true }, FACTOR.ownActionForAgent],
+    ["the guest's own action, the agent not named", { ownTwin: true }, { namesAgent: false }, 1],
     ["a write for a question", { method: "POST" }, { method: "GET", question: true }, FACTOR.writeForQuestion],
     ["creating a guest in an existing one", { createsGuest: true }, { guestIsPlace: true }, FACTOR.createInExisting],
     ["a read for a stated delete", { method: "GET" }, { method: "DELETE", methodStated: true }, FACTOR.readForWrite],
@@ -136,5 +138,27 @@ describe("isSetter: which writes set something a parameter can name", () => {
     ["GET", "vmconfig", "Get the virtual machine configuration.", false],
   ])("%s %s (%s): %p", (method, name, description, setter) => {
     expect(isSetter(endpoint(method, name, description))).toBe(setter);
+  });
+});
+
+describe("agentTwins: a guest-agent command and the guest's own action it is named like", () => {
+  test("agent/shutdown and agent/suspend-ram are twins of status/shutdown and status/suspend; agent/ping has none", () => {
+    const paths = [
+      "/nodes/{node}/qemu/{vmid}/agent/shutdown",
+      "/nodes/{node}/qemu/{vmid}/status/shutdown",
+      "/nodes/{node}/qemu/{vmid}/agent/suspend-ram",
+      "/nodes/{node}/qemu/{vmid}/status/suspend",
+      "/nodes/{node}/qemu/{vmid}/agent/ping",
+      "/nodes/{node}/qemu/{vmid}/status/start",
+    ];
+    const endpoints = paths.map((path) => ({ method: "POST", path, name: "x", description: "", parameters: {} }));
+    expect([...agentTwins(endpoints as unknown as Endpoint[])]).toEqual([
+      AGENT_TWIN,
+      OWN_TWIN,
+      AGENT_TWIN,
+      OWN_TWIN,
+      0,
+      0,
+    ]);
   });
 });
