@@ -302,6 +302,9 @@ describe("the mechanisms of the second round (issue 11), on PVE 9.1", () => {
     // A value says which endpoints take it: a full token ID, an HA resource.
     ["what can root@pam!ci do", "GET /access/permissions"],
     ["move vm:100 to pve2", "POST /cluster/ha/resources/{sid}/migrate"],
+    // In a question, "up" says it runs.
+    ["is VM 220 up?", "GET /nodes/{node}/qemu/{vmid}/status/current"],
+    ["how long has node pve1 been up", "GET /nodes/{node}/status"],
     // The keys of a property string and their values name settings: `cache` of scsi[n], `nesting` of `features`.
     ["switch the disk of VM 120 to writeback cache", "POST /nodes/{node}/qemu/{vmid}/config"],
     ["enable nesting in container 140", "PUT /nodes/{node}/lxc/{vmid}/config"],
