@@ -16,7 +16,8 @@ const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
 /** The kinds of value a chunk of a query is, if any (punctuation around it ignored). */
 export function valueKinds(chunk: string): ValueKind[] {
-  const v = chunk.replace(/^["'(]+|["'),.;!?]+$/g, "");
+  // Punctuation around it and a possessive ("bob@pam's account") are not part of the value.
+  const v = chunk.replace(/^["'(]+|["'),.;!?]+$/g, "").replace(/'s$/i, "");
   if (/^UPID:/i.test(v)) return ["task"];
   if (/^(?:vm|ct):\d+$/i.test(v)) return ["ha"];
   if (/^[^\s:/@!]+@[a-z][\w.-]*![a-z][\w.-]*$/i.test(v)) return ["token"];

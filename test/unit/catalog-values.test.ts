@@ -10,6 +10,8 @@ describe("valueKinds", () => {
     ["vm:100", ["ha"]],
     ["ct:200,", ["ha"]],
     ["alice@pve", ["user"]],
+    ["bob@pam's", ["user"]],
+    ["(root@pam!ci),", ["token"]],
     ["root@pam!ci", ["token"]],
     ["UPID:pve1:00001234:00ABCDEF:65000000:vzdump:100:root@pam:", ["task"]],
     ["100-0", ["replication"]],
