@@ -23,6 +23,7 @@ export const PARAM_TEXT = 1;
 /** Parameters of every write that say nothing about what the write does. */
 const GENERIC_PARAMS = new Set(["node", "digest", "delete", "revert", "skiplock", "force"]);
 const WRITES = new Set(["POST", "PUT"]);
+const FLAG_ANTONYMS: Readonly<Record<string, string>> = { enable: "disable", disable: "enable" };
 
 /** The parameter documents of the write endpoints. */
 export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache, main: Postings): ParamDocs {
@@ -40,6 +41,9 @@ export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache,
         for (const t of ids) add.set(t, Math.max(add.get(t) ?? 0, weight));
       };
       put(terms.identifier(name), PARAM_NAMED);
+      // A boolean flag is set both ways: "disable the account" sets `enable` to 0.
+      const antonym = p.type === "boolean" ? FLAG_ANTONYMS[name] : undefined;
+      if (antonym) put(terms.identifier(antonym), PARAM_NAMED);
       for (const value of p.enum ?? []) if (typeof value === "string") put(terms.identifier(value), PARAM_NAMED);
       if (p.description) put(terms.text(p.description), PARAM_TEXT);
       if (p.format && typeof p.format === "object") {

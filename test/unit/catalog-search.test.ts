@@ -302,6 +302,8 @@ describe("the mechanisms of the second round (issue 11), on PVE 9.1", () => {
     // A value says which endpoints take it: a full token ID, an HA resource.
     ["what can root@pam!ci do", "GET /access/permissions"],
     ["move vm:100 to pve2", "POST /cluster/ha/resources/{sid}/migrate"],
+    // A boolean flag is set both ways: "disable" names `enable`.
+    ["disable dave@pve's account so he cannot sign in", "PUT /access/users/{userid}"],
     // In a question, "up" says it runs.
     ["is VM 220 up?", "GET /nodes/{node}/qemu/{vmid}/status/current"],
     ["how long has node pve1 been up", "GET /nodes/{node}/status"],
