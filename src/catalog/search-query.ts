@@ -149,7 +149,7 @@ const DESCRIPTION_WEIGHT = 0.6;
  */
 export function analyzeQuery(index: SearchIndex, query: string, described?: string): QueryAnalysis {
   const typed = tokenize(index, query);
-  const { namesValue, named } = typed;
+  const { namesValue, named, namedByName } = typed;
   const tokens = described
     ? [
         ...typed.tokens,
@@ -399,6 +399,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     guest,
     oneItem: namesValue || asksForOne,
     named,
+    namedByName,
     namesNode,
     namesCluster,
     asksForAll,

@@ -43,6 +43,8 @@ export interface QueryFacts {
   oneItem: boolean;
   /** Stems of the words next to a name the query gives ("role" in "PVEAuditor role"). */
   named: ReadonlySet<string>;
+  /** The same, for names that are not bare numbers ("storage" in "storage nfs1", not "snapshot" in "snapshot 105"). */
+  namedByName?: ReadonlySet<string>;
   /** It names one guest by number ("VM 100"). */
   namesGuest: boolean;
   /** It speaks of the node (host) itself. */
@@ -140,7 +142,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.creates !== undefined && q.places?.has(e.creates)) f *= FACTOR.createInExisting;
   // "mark storage nfs1 as shared", "mark container 140 as protected": an object named by its
   // name or number exists unless the verb creates it.
-  const namesExisting = (e.creates !== undefined && q.named.has(e.creates)) || (e.createsGuest && q.namesGuest);
+  const namesExisting =
+    (e.creates !== undefined && !!q.namedByName?.has(e.creates)) || (e.createsGuest && q.namesGuest);
   if (namesExisting && !q.createVerb) f *= FACTOR.createInExisting;
   return f;
 }

@@ -128,12 +128,13 @@ function isValue(chunk: string, base: number): boolean {
 export function tokenize(
   index: SearchIndex,
   query: string,
-): { tokens: Token[]; namesValue: boolean; named: Set<string> } {
+): { tokens: Token[]; namesValue: boolean; named: Set<string>; namedByName: Set<string> } {
   const tokens: Token[] = [];
   let newClause = true;
   let afterFrom = false;
   let namesValue = false;
   const named = new Set<string>();
+  const namedByName = new Set<string>();
   // "S.M.A.R.T." -> "SMART"; "VM's" -> "VM".
   const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
   const chunks = text.split(/\s+/);
@@ -143,7 +144,10 @@ export function tokenize(
     // "a group called web": the kind is the word before "called"/"named".
     const before = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? chunks[k - 2] : chunks[k - 1];
     for (const near of [before, chunks[k + 1]]) {
-      if (isWord(near)) named.add(stem(words(near!)[0]!, index.stems));
+      if (!isWord(near)) continue;
+      named.add(stem(words(near!)[0]!, index.stems));
+      // "storage nfs1" names one by its name; "snapshot 105" may be a command and its guest.
+      if (!/^\d+[.,;:!?]*$/.test(chunk)) namedByName.add(stem(words(near!)[0]!, index.stems));
     }
   });
   chunks.forEach((chunk, k) => {
@@ -175,7 +179,7 @@ export function tokenize(
     if (/[:;,.!?]$/.test(chunk)) newClause = true;
     if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
   });
-  return { tokens, namesValue, named };
+  return { tokens, namesValue, named, namedByName };
 }
 
 /**

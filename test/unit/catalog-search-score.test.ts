@@ -62,15 +62,17 @@ describe("scoreFactor", () => {
     [
       "creating what the query names by name",
       { creates: "storag" },
-      { named: new Set(["storag"]) },
+      { named: new Set(["storag"]), namedByName: new Set(["storag"]) },
       FACTOR.createInExisting,
     ],
     [
       "creating it with a verb that creates",
       { creates: "storag" },
-      { named: new Set(["storag"]), createVerb: true },
+      { named: new Set(["storag"]), namedByName: new Set(["storag"]), createVerb: true },
       1,
     ],
+    // "pct snapshot 105": a number after the word may be a command's guest, not a snapshot's name.
+    ["creating what the query names by number only", { creates: "snapshot" }, { named: new Set(["snapshot"]) }, 1],
     [
       "creating a guest the query names by number",
       { createsGuest: true },
