@@ -238,6 +238,7 @@ export class Catalog implements PathLookup {
       this.built = buildSearchIndex(this.endpoints, this.knowledge);
       // The texts live on in the index's postings; the strings are not needed again.
       this.knowledge.texts = [];
+      this.knowledge.values = [];
     }
     return this.built;
   }

@@ -4,7 +4,7 @@
 // when the first page is parsed, so the server never loads it at startup (CONTRIBUTING.md:
 // in the single-file bundle a dynamic import() would still evaluate it at startup).
 import { definedAcronyms } from "./acronyms.ts";
-import type { CliCommand, DocsExample, DocsPage, DocsSection } from "./model.ts";
+import type { CliCommand, DocsDefinitions, DocsExample, DocsPage, DocsSection } from "./model.ts";
 
 type Cheerio = typeof import("cheerio/slim");
 type Root = ReturnType<Cheerio["load"]>;
@@ -40,7 +40,9 @@ export async function parseDocsPage(name: string, html: string): Promise<DocsPag
   const examples = collectExamples(load, html, headings);
   await breathe();
   const sections = collectSections(load, html, headings);
-  return { name, commands, examples, sections, acronyms: definedAcronyms(html) };
+  await breathe();
+  const definitions = collectDefinitions(load, html, headings);
+  return { name, commands, examples, sections, definitions, acronyms: definedAcronyms(html) };
 }
 
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -197,4 +199,31 @@ function collectExamples(load: Cheerio["load"], html: string, headings: Heading[
     if (out.length >= MAX_EXAMPLES) break;
   }
   return out;
+}
+
+const DEFINITION_LIST = /<div class="hdlist"><table>[\s\S]*?<\/table><\/div>/g;
+/** Most terms kept per section. */
+const MAX_TERMS = 200;
+
+/**
+ * The terms that sections define one by one, in asciidoc's horizontal definition lists
+ * (`<div class="hdlist">`, the term in its first cell), grouped by the section they stand in
+ * ("Macro Definitions" of pve-firewall(8): Amanda, BGP, SSH…).
+ */
+function collectDefinitions(load: Cheerio["load"], html: string, headings: Heading[]): DocsDefinitions[] {
+  const bySection = new Map<number, DocsDefinitions>();
+  let next = 0;
+  for (const m of html.matchAll(DEFINITION_LIST)) {
+    while (next < headings.length && headings[next]!.at < m.index) next++;
+    const heading = headings[next - 1];
+    if (!heading) continue;
+    const $ = load(m[0], PARSE_OPTIONS, false);
+    const section = bySection.get(next - 1) ?? { title: heading.title, terms: [] };
+    $("td.hdlist1").each((_, cell) => {
+      const term = flat($(cell).text());
+      if (term && section.terms.length < MAX_TERMS) section.terms.push(term);
+    });
+    if (section.terms.length > 0) bySection.set(next - 1, section);
+  }
+  return [...bySection.values()];
 }

@@ -21,6 +21,8 @@ export interface DocsKnowledge {
   cli: CliTable;
   /** Per endpoint: the docs' words about it, as texts to index (emptied once indexed). */
   texts: string[][];
+  /** Per endpoint: values the docs define for its parameters (SSH for `macro`), indexed like the schema's enum values (emptied once indexed). */
+  values: string[][];
   /** How many commands were mapped to an endpoint, and to how many endpoints. */
   mapped: { commands: number; endpoints: number };
   /** Acronyms the pages define. */
@@ -102,6 +104,22 @@ export function buildDocsKnowledge(
     size[id] = size[id]! + text.length;
     texts[id]!.push(text);
   };
+  // A section named like a parameter that defines terms one by one lists that parameter's values,
+  // which the schema leaves open ("Macro Definitions" of pve-firewall(8): SSH, HTTPS, Ping… for
+  // `macro` of the firewall rules).
+  const takers = new Map<string, number[]>();
+  endpoints.forEach((e, id) => {
+    for (const name of Object.keys(e.parameters)) takers.set(name, [...(takers.get(name) ?? []), id]);
+  });
+  const byStem = new Map([...takers.keys()].map((name) => [stem(name), name] as const));
+  const values: string[][] = endpoints.map(() => []);
+  for (const page of pages) {
+    for (const list of page.definitions ?? []) {
+      const title = titleWords(list.title);
+      const valuesOf = title.length === 1 ? takers.get(byStem.get(title[0]!) ?? "") : undefined;
+      for (const term of list.terms) for (const id of valuesOf ?? []) values[id]!.push(term);
+    }
+  }
   for (const page of pages) {
     for (const example of page.examples) {
       const id = exampleEndpoint(example.line, cli, paths);
@@ -135,6 +153,7 @@ export function buildDocsKnowledge(
     pages: pages.length,
     cli,
     texts,
+    values,
     mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
     acronyms: pages.flatMap((p) => p.acronyms ?? []),
   };
@@ -142,7 +161,7 @@ export function buildDocsKnowledge(
 
 /** Title words that name no resource: what a section is about, not what it is. */
 const GENERIC_TITLE_WORDS = new Set(
-  "management manage managing configuration configure configuring settings setting overview introduction option options usage using use general basic advanced example examples permissions permission how proxmox ve pve".split(
+  "management manage managing configuration configure configuring settings setting overview introduction option options usage using use general basic advanced example examples permissions permission how proxmox ve pve definitions definition".split(
     " ",
   ),
 );

@@ -134,12 +134,19 @@ export interface DocsSection {
   text: string;
 }
 
+/** A section that defines terms one by one ("Macro Definitions": Amanda, BGP, SSH…). */
+export interface DocsDefinitions {
+  title: string;
+  terms: string[];
+}
+
 /** What one docs page contributes. */
 export interface DocsPage {
   name: string;
   commands: CliCommand[];
   examples: DocsExample[];
   sections: DocsSection[];
+  definitions?: DocsDefinitions[];
   /** Acronyms the page defines ("Object Storage Daemon (OSD)"): [acronym, expansion], lower case. */
   acronyms?: (readonly [string, string])[];
 }

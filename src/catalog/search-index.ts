@@ -29,6 +29,8 @@ const FIELD = {
 /** What the docs add to the index: texts about each endpoint, and the acronyms they define. */
 export interface DocsVocabulary {
   texts: readonly (readonly string[])[];
+  /** Per endpoint: the values the docs define for its parameters (SSH, HTTPS for `macro`). */
+  values?: readonly (readonly string[])[];
   acronyms?: readonly (readonly [string, string])[];
 }
 
@@ -123,7 +125,7 @@ export function summaryOf(e: Endpoint): string {
   return firstSentence(firstSentence(markupToText(e.description), Infinity));
 }
 
-function endpointFields(e: Endpoint, docs: readonly string[]): Fields {
+function endpointFields(e: Endpoint, docs: readonly string[], docsValues: readonly string[]): Fields {
   const literals = e.path.split("/").filter((s) => s && !s.startsWith("{"));
   const description = markupToText(e.description);
   const sentence = firstSentence(description, Infinity);
@@ -145,6 +147,8 @@ function endpointFields(e: Endpoint, docs: readonly string[]): Fields {
     if (p.description) fields.paramText.push(p.description);
   }
   returnFields(e.returns, fields.returnName);
+  // The values the docs define for its parameters count as the schema's own enum values.
+  fields.enumValue.push(...docsValues);
   return fields;
 }
 
@@ -159,7 +163,7 @@ const IDENTIFIER_FIELDS = ["lastSegment", "segment", "name", "paramName", "enumV
  */
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
-  const fieldsOf = endpoints.map((e, id) => endpointFields(e, docs?.texts[id] ?? []));
+  const fieldsOf = endpoints.map((e, id) => endpointFields(e, docs?.texts[id] ?? [], docs?.values?.[id] ?? []));
   const vocabulary = new Map<string, number>();
   const allGroups = [
     ...EQUIVALENT_GROUPS,

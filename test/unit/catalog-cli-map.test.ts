@@ -134,6 +134,16 @@ describe.skipIf(!present)("the SYNOPSIS as the pages hold it", () => {
     expect(page.commands.find((c) => c.command === "qm guest cmd")?.values?.command).toContain("fstrim");
   });
 
+  test.each([["9.1.3"], ["8.4.2"]])(
+    "the firewall macros of %s: the values of `macro`, as pve-firewall(8) defines them",
+    async (version) => {
+      const page = await parseDocsPage("pve-firewall.8.html", read(version, "pve-firewall.8.html"));
+      const macros = page.definitions?.find((d) => d.title === "Macro Definitions");
+      expect(macros?.terms).toEqual(expect.arrayContaining(["SSH", "HTTPS", "Ping", "RDP", "DNS"]));
+      expect(macros!.terms.length).toBeGreaterThan(50);
+    },
+  );
+
   test("examples keep the section titles and the paragraph before them", async () => {
     const page = await parseDocsPage("vzdump.1.html", read("9.1.3", "vzdump.1.html"));
     expect(page.examples).toContainEqual({
@@ -141,5 +151,31 @@ describe.skipIf(!present)("the SYNOPSIS as the pages hold it", () => {
       title: "vzdump(1) / Examples",
       paragraph: expect.stringContaining("Simply dump guest 777"),
     });
+  });
+});
+
+describe("terms a section defines one by one", () => {
+  const list = (...terms: string[]) =>
+    `<div class="hdlist"><table>${terms.map((t) => `<tr><td class="hdlist1"><em>${t}</em><br></td><td class="hdlist2"><p>about ${t}</p></td></tr>`).join("")}</table></div>`;
+
+  test("each list belongs to the section it stands in; lists of one section join; none before a heading", async () => {
+    const html = [
+      list("Orphan"),
+      '<h2 id="_macro_definitions">Macro Definitions</h2>',
+      list("SSH", "HTTPS"),
+      "<p>between</p>",
+      list("Ping"),
+      '<h3 id="_other">Other Things</h3>',
+      list("Thing"),
+    ].join("\n");
+    const page = await parseDocsPage("x.8.html", html);
+    expect(page.definitions).toEqual([
+      { title: "Macro Definitions", terms: ["SSH", "HTTPS", "Ping"] },
+      { title: "Other Things", terms: ["Thing"] },
+    ]);
+  });
+
+  test("a page without such lists defines nothing", async () => {
+    expect((await parseDocsPage("x.html", "<html><p>not pve-docs</p></html>")).definitions).toEqual([]);
   });
 });
