@@ -27,6 +27,8 @@ export interface EndpointFacts {
   agentTwin: boolean;
   /** The guest's own action that a guest-agent command is named like (status/shutdown beside agent/shutdown). */
   ownTwin?: boolean;
+  /** A command of the guest agent (under .../agent). */
+  agentCommand?: boolean;
   /** Creates (or restores) a guest: POST on the VM or container collection. */
   createsGuest: boolean;
   /** For a POST that adds an item to a list: the stem of what it adds ("group"). */
@@ -94,6 +96,8 @@ export const FACTOR = {
   agentUnasked: 0.75,
   /** The guest's own action rather than the agent's command of that name, when the agent is asked. */
   ownActionForAgent: 0.75,
+  /** A guest-agent command, when the query names neither a guest nor the agent. */
+  agentWithoutGuest: 0.75,
   /** A write, when the query is a question about what is. */
   writeForQuestion: 0.75,
   /** Creating a guest, when the query names an existing guest as the place of what it asks. */
@@ -133,6 +137,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
   // "ask the guest agent in VM 580 to power off": the agent's command, not the guest's own action.
   if (e.ownTwin && q.namesAgent) f *= FACTOR.ownActionForAgent;
+  // "reset the password of user erin@pve": with no guest named, no guest agent is asked.
+  if (e.agentCommand && !q.namesAgent && q.guest === "none") f *= FACTOR.agentWithoutGuest;
   if (q.question && e.method !== "GET") f *= FACTOR.writeForQuestion;
   if (q.methodStated && q.method !== "GET" && e.method === "GET") f *= FACTOR.readForWrite;
   if (q.acts && e.method !== "GET") f *= FACTOR.unknownAction;
