@@ -39,6 +39,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh4-sealed.json`,
       `${fixtures}/search-fresh5-sealed.json`,
       `${fixtures}/search-fresh6-sealed.json`,
+      `${fixtures}/search-fresh7-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

@@ -365,6 +365,7 @@ const FIXTURE_SETS = [
   "search-fresh4-sealed",
   "search-fresh5-sealed",
   "search-fresh6-sealed",
+  "search-fresh7-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -377,11 +378,11 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 95, 100],
-  ["dev-queries-2", true, 75, 88],
-  ["search-heldout", true, 88.8, 98.4],
-  ["search-fresh-tune", true, 80.6, 91.7],
+  ["dev-queries-2", true, 76, 88],
+  ["search-heldout", true, 89.6, 98.4],
+  ["search-fresh-tune", true, 81.9, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
-  ["search-fresh-sealed", true, 75, 94.1],
+  ["search-fresh-sealed", true, 76.5, 95.6],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh2-tune", true, 83.5, 88.2],
   // Raised by the third round's CLI forms (pct status, pveam list local).
@@ -392,7 +393,9 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 82.2, 93.5],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 76.6, 90],
+  ["search-fresh5-sealed", true, 78.3, 90],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 71.6, 86.6],
+  ["search-fresh6-sealed", true, 72.5, 87.5],
+  // The fourth round's last blind check (written after its other changes; opened at its end).
+  ["search-fresh7-sealed", true, 75.8, 90.8],
 ];
