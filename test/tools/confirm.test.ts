@@ -1,5 +1,6 @@
 // PROXMOX_CONFIRM through MCP elicitation, with the real SDK client answering as a person would.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,38 +9,30 @@ import { join } from "node:path";
 import { FileAccess } from "../../src/files/resolver.ts";
 import { loadPolicyConfig } from "../../src/policy/config.ts";
 import { confirmationMessage } from "../../src/tools/confirm.ts";
-import { FakeProxmox } from "../fake/pve-fake.ts";
 import { installFileRoutes } from "../fake/upload.ts";
 import { connectHarness, textOf, type Harness } from "../support/mcp.ts";
 import { expectRefusal, policyGate } from "../support/policy.ts";
 
 const CONFIRM = "POST /nodes/*/qemu/*/status/stop, DELETE /**, POST /nodes/*/storage/*/upload";
 
-let fake: FakeProxmox;
+const fake = await fakeForFile();
 let h: Harness | undefined;
 let dir: string;
 let asked: ElicitRequest["params"][];
 
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-  installFileRoutes(fake);
-  fake.route("POST", "/nodes/{node}/qemu/{vmid}/status/{action}", (req) => ({
-    data: fake.startTask(req.pathParams.node!, `qm${req.pathParams.action}`, req.pathParams.vmid!),
-  }));
-  fake.route("GET", "/cluster/resources", () => ({
-    data: [
-      { vmid: 100, name: "web01", type: "qemu", node: "pve1", status: "running", id: "qemu/100" },
-      { vmid: 200, name: "db", type: "lxc", node: "pve2", status: "stopped", id: "lxc/200" },
-    ],
-  }));
-});
-afterAll(async () => {
-  await fake.stop();
-});
+installFileRoutes(fake);
+fake.route("POST", "/nodes/{node}/qemu/{vmid}/status/{action}", (req) => ({
+  data: fake.startTask(req.pathParams.node!, `qm${req.pathParams.action}`, req.pathParams.vmid!),
+}));
+fake.route("GET", "/cluster/resources", () => ({
+  data: [
+    { vmid: 100, name: "web01", type: "qemu", node: "pve1", status: "running", id: "qemu/100" },
+    { vmid: 200, name: "db", type: "lxc", node: "pve2", status: "stopped", id: "lxc/200" },
+  ],
+}));
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  fake.requests.length = 0;
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Agent as BunStandInAgent, request as bunStandInRequest } from "undici";
 import { FakeProxmox, FAKE_TOKEN_ID, FAKE_TOKEN_SECRET } from "../fake/pve-fake.ts";
@@ -8,19 +9,12 @@ import { connectHarness, textOf, type Harness } from "../support/mcp.ts";
 import { assertRealUndici, Agent as RealAgent } from "../../src/http/undici.ts";
 import type { Dispatcher } from "../../src/http/undici.ts";
 
-let fake: FakeProxmox;
+const fake = await fakeForFile();
 let harness: Harness | undefined;
 
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
-  fake.requests.length = 0;
 });
 
 async function open(env: Record<string, string> = {}, opts: Parameters<typeof connectHarness>[1] = {}): Promise<Harness> {

@@ -1,7 +1,8 @@
 // Tool calls over the HTTP transport, through the SDK's Streamable HTTP client: cancellation,
 // closing a session mid-call, task waits and transfers, read-only labels, the client label in the
 // audit trail and logs, the file tools' wording, TLS, and calls longer than Bun's idle timeout.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,20 +15,14 @@ import { memoryLogger, startHttpHarness, waitFor, type HarnessOptions, type Http
 import { connectHarness, textOf, ALL_TOOLS } from "../support/mcp.ts";
 import { expectRefusal, policyGate, routeGuestActions } from "../support/policy.ts";
 
-let fake: FakeProxmox;
+const fake = await fakeForFile();
 let routes: FileRoutes;
 let harness: HttpHarness | undefined;
 let base: string;
 let root: string;
 
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-  routes = installFileRoutes(fake);
-  routeGuestActions(fake);
-});
-afterAll(async () => {
-  await fake.stop();
-});
+routes = installFileRoutes(fake);
+routeGuestActions(fake);
 beforeEach(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "pve-mcp-http-calls-")));
   root = join(base, "files");
@@ -36,7 +31,6 @@ beforeEach(() => {
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
-  fake.requests.length = 0;
   rmSync(base, { recursive: true, force: true });
 });
 

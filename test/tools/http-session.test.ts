@@ -1,8 +1,8 @@
 // The HTTP transport's front door, through the SDK's Streamable HTTP client and raw requests:
 // sessions, authentication, Host/Origin checks and the limits.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { FakeProxmox } from "../fake/pve-fake.ts";
 import {
   connectHttp,
   initializeBody,
@@ -15,18 +15,11 @@ import {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PING = JSON.stringify({ jsonrpc: "2.0", id: 99, method: "ping" });
 
-let fake: FakeProxmox;
+const fake = await fakeForFile();
 let harness: HttpHarness | undefined;
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
-  fake.requests.length = 0;
 });
 
 async function start(options: HarnessOptions = {}): Promise<HttpHarness> {

@@ -1,8 +1,8 @@
 // Annotations stay truthful in every mode, for every tool actually listed (so tools added later
 // are covered without touching this file).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { FakeProxmox } from "../fake/pve-fake.ts";
 import { connectHarness } from "../support/mcp.ts";
 
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
@@ -14,9 +14,7 @@ const DESTRUCTIVE = ["proxmox_request", "proxmox_upload"];
  */
 const LOCAL_WRITERS = new Set(["proxmox_download"]);
 
-let fake: FakeProxmox;
-let normal: Tool[];
-let readOnly: Tool[];
+const fake = await fakeForFile();
 
 async function listed(readOnlyMode: boolean): Promise<Tool[]> {
   const h = await connectHarness(fake, { client: { readOnly: readOnlyMode }, deps: { readOnly: readOnlyMode } });
@@ -27,14 +25,8 @@ async function listed(readOnlyMode: boolean): Promise<Tool[]> {
   }
 }
 
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-  normal = await listed(false);
-  readOnly = await listed(true);
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const normal = await listed(false);
+const readOnly = await listed(true);
 
 describe("every listed tool carries all four annotations", () => {
   test.each([["normal", () => normal], ["read-only", () => readOnly]] as const)("in %s mode", (_mode, tools) => {

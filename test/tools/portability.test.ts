@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import { toolPortabilityProblems, type ListedTool } from "../../scripts/portability.ts";
-import { FakeProxmox } from "../fake/pve-fake.ts";
 import { listedTools } from "../support/mcp.ts";
 
-let fake: FakeProxmox;
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const fake = await fakeForFile();
 
 test.each([
   ["read-write", false],

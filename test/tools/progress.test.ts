@@ -1,29 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import type { Progress as ProgressNotification } from "@modelcontextprotocol/sdk/types.js";
 import { finalWaitS } from "../../src/tools/api-call.ts";
 import { progressFor, ProgressThrottle } from "../../src/tools/progress.ts";
-import { FakeProxmox } from "../fake/pve-fake.ts";
 import { connectHarness, type Harness } from "../support/mcp.ts";
 
-let fake: FakeProxmox;
+const fake = await fakeForFile();
 let h: Harness | undefined;
 
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-  fake.route("POST", "/nodes/{node}/vzdump", () => ({
-    data: fake.startTask("pve1", "vzdump", "100", {
-      pollsUntilDone: 8,
-      log: ["INFO: starting new backup job", "INFO: 10% done", "INFO: 40% done", "INFO: 90% done", "TASK OK"],
-    }),
-  }));
-});
-afterAll(async () => {
-  await fake.stop();
-});
+fake.route("POST", "/nodes/{node}/vzdump", () => ({
+  data: fake.startTask("pve1", "vzdump", "100", {
+    pollsUntilDone: 8,
+    log: ["INFO: starting new backup job", "INFO: 10% done", "INFO: 40% done", "INFO: 90% done", "TASK OK"],
+  }),
+}));
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  fake.requests.length = 0;
 });
 
 async function backupWithWait(onprogress?: (p: ProgressNotification) => void) {

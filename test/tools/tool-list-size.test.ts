@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { FakeProxmox } from "../fake/pve-fake.ts";
+import { expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import { listedTools } from "../support/mcp.ts";
 
 // The tool list is sent to the model in every conversation: every word in it is paid for
 // again and again. The whole tools/list answer stays under 8 KiB.
 const MAX_TOOL_LIST_BYTES = 8 * 1024;
 
-let fake: FakeProxmox;
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const fake = await fakeForFile();
 
 test.each([
   ["read-write", false, "stdio"],

@@ -1,16 +1,10 @@
 // Single-host mode's tools/list is a contract: several hosts (PROXMOX_HOSTS) must not change a
 // byte of it. After an intended change to a tool, update with `bun test --update-snapshots`.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { FakeProxmox } from "../fake/pve-fake.ts";
+import { expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import { listedTools } from "../support/mcp.ts";
 
-let fake: FakeProxmox;
-beforeAll(async () => {
-  fake = await FakeProxmox.start();
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const fake = await fakeForFile();
 
 test.each([
   ["read-write", false],

@@ -1,20 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import { fakeForFile } from "../support/fake.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { connectHarness, textOf, type Harness } from "../support/mcp.ts";
 
-let fake: FakeProxmox;
+const fake = await fakeForFile({ nodes: ["pve1", "pve2"] });
 let h: Harness;
 
-beforeAll(async () => {
-  fake = await FakeProxmox.start({ nodes: ["pve1", "pve2"] });
-});
-afterAll(async () => {
-  await fake.stop();
-});
 afterEach(async () => {
   await h?.close();
-  fake.requests.length = 0;
 });
 
 async function open(): Promise<Harness> {
