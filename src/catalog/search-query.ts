@@ -53,6 +53,7 @@ const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
 const VERB_WEIGHT = 0.5;
 /** Groups whose verbs ask to set something rather than to act. */
 const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
+const CAUSATIVES = new Set(["make", "let", "have"]);
 /** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
 const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
 
@@ -289,6 +290,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     wordConcept(joined, Math.max(tokens[i]!.weight, tokens[i + 1]!.weight));
     consumed[i] = consumed[i + 1] = true;
   }
+  // "make VM 118 start automatically", "let container 130 run docker": after a causative verb
+  // the next verb says the state wanted, not what the request does.
+  const causedAt = tokens.findIndex((t) => t.clauseStart && CAUSATIVES.has(t.word));
+  const caused = (i: number) => causedAt >= 0 && i > causedAt;
   let previous: { word: string; concept: Concept; index: number } | undefined;
   let asksForOne = false;
   raw.forEach((w, i) => {
@@ -344,7 +349,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     }
     const concept = wordConcept(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
-    if (verbAt(tokens, i)) {
+    if (verbAt(tokens, i) && !caused(i)) {
       concept.verb = true;
       if (methodOnly || groupsOf(w).some((g) => SETTING_LEADS.has(index.leads[g]!))) concept.sets = true;
     }
@@ -407,7 +412,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     guestIsPlace,
     acts,
     places: placesOf(raw, index),
-    createVerb: concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
+    // A causative "make" makes nothing new ("make container 240 start at boot").
+    createVerb: causedAt < 0 && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

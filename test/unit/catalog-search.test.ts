@@ -315,6 +315,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["move vm:100 to pve2", "POST /cluster/ha/resources/{sid}/migrate"],
     // A boolean flag is set both ways: "disable" names `enable`.
     ["disable dave@pve's account so he cannot sign in", "PUT /access/users/{userid}"],
+    // After a causative "make", the next verb is the state wanted, and "make" creates nothing.
+    ["make container 240 start at boot", "PUT /nodes/{node}/lxc/{vmid}/config"],
     // In a question, "up" says it runs.
     ["is VM 220 up?", "GET /nodes/{node}/qemu/{vmid}/status/current"],
     ["how long has node pve1 been up", "GET /nodes/{node}/status"],
