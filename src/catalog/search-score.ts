@@ -90,6 +90,8 @@ export const FACTOR = {
   identityMiss: 0.3,
   /** The query names the cluster and the endpoint is one node's, or the other way round. */
   otherScope: 0.8,
+  /** One guest's endpoint, when the query asks for all guests and names none. */
+  oneGuestForAll: 0.7,
   /** Every guest at once, when the query does not ask for all. */
   bulkUnasked: 0.7,
   /** The agent's command rather than the guest's own action of that name, when the agent is not mentioned. */
@@ -134,6 +136,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (q.namesCluster !== q.namesNode && e.scope !== "other" && (e.scope === "cluster") !== q.namesCluster)
     f *= FACTOR.otherScope;
   if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
+  // "shut down every VM and container in the whole cluster": no one guest is meant.
+  if (e.oneGuest && q.asksForAll && !q.namesGuest) f *= FACTOR.oneGuestForAll;
   if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
   // "ask the guest agent in VM 580 to power off": the agent's command, not the guest's own action.
   if (e.ownTwin && q.namesAgent) f *= FACTOR.ownActionForAgent;

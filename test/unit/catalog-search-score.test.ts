@@ -96,6 +96,8 @@ describe("scoreFactor", () => {
     ["both scopes named: neither preferred", { scope: "cluster" }, { namesNode: true, namesCluster: true }, 1],
     ["every guest at once, not asked for", { bulk: true }, { asksForAll: false }, FACTOR.bulkUnasked],
     ["every guest at once, asked for", { bulk: true }, { asksForAll: true }, 1],
+    ["one guest, when all are asked for", { oneGuest: true }, { asksForAll: true }, FACTOR.oneGuestForAll],
+    ["one guest, all asked for but one named", { oneGuest: true }, { asksForAll: true, namesGuest: true }, 1],
     ["the agent's twin of a guest action", { agentTwin: true }, {}, FACTOR.agentUnasked],
     ["the agent's twin, the agent named", { agentTwin: true }, { namesAgent: true }, 1],
     ["the guest's own action, the agent named", { ownTwin: true }, { namesAgent: true }, FACTOR.ownActionForAgent],
