@@ -131,7 +131,7 @@ export const HAND_GROUPS: readonly (readonly string[])[] = [
   ["osd", "osds", "object storage daemon"],
   ["disk", "disks", "drive", "drives", "hard disk", "ssd", "hdd", "nvme"],
   ["smart", "smartctl", "wearout", "wear out", "bad sectors", "disk health"],
-  ["apt", "package", "packages", "updates", "upgrade", "upgrades", "repository", "repositories"],
+  ["apt", "package", "packages", "updates", "upgrade", "upgrades"],
   ["version", "versions", "release", "build"],
   ["nextid", "next id", "next free id", "free vmid", "unused vmid", "unused id", "available id"],
   ["cloudinit", "cloud-init", "cloud init", "ci"],
