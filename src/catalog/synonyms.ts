@@ -127,7 +127,7 @@ export const HAND_GROUPS: readonly (readonly string[])[] = [
   ["acme", "letsencrypt", "let's encrypt"],
   ["dns", "nameserver", "nameservers", "resolver", "resolv", "name server", "dns servers"],
   ["timezone", "time zone", "clock", "date", "ntp"],
-  ["subscription", "license", "licence", "enterprise repository"],
+  ["subscription", "license", "licence"],
   ["osd", "osds", "object storage daemon"],
   ["disk", "disks", "drive", "drives", "hard disk", "ssd", "hdd", "nvme"],
   ["smart", "smartctl", "wearout", "wear out", "bad sectors", "disk health"],
