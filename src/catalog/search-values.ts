@@ -7,7 +7,8 @@
 import type { Endpoint } from "./model.ts";
 import { placeholders } from "./model.ts";
 
-export type ValueKind = "volume" | "user" | "token" | "ha" | "task" | "replication" | "cidr" | "ip" | "mac" | "device";
+export type ValueKind =
+  "volume" | "user" | "token" | "ha" | "task" | "replication" | "cidr" | "ip" | "mac" | "device" | "calendar";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -31,8 +32,23 @@ export function valueKinds(chunk: string): ValueKind[] {
   // storage:name, as pve-storage parses a volume ID (PVE::Storage::parse_volume_id).
   if (/^[a-z][a-z0-9._-]*[a-z0-9]:[^:/\s][^\s]*$/i.test(v) && !/^https?:/i.test(v)) return ["volume"];
   if (VOLUME_NAMES.some((name) => name.test(v))) return ["volume"];
+  if (CALENDAR_PARTS.some((part) => part.test(v))) return ["calendar"];
   return [];
 }
+
+const WEEKDAY = "(?:mon|tue|wed|thu|fri|sat|sun)";
+/**
+ * The parts of a calendar event that no word looks like, as Proxmox's schedules write them
+ * ("[WEEKDAY] [[YEARS-]MONTH-DAYS] [HOURS:MINUTES[:SECONDS]]", the admin guide's "Schedule
+ * Format"; proxmox-time parses it): a weekday range or list ("mon..fri", "sat,sun"), a time of
+ * day ("22:00", "02:30:00", "*:0/15"), a date pattern ("*-*-01"). A lone weekday is no value:
+ * "mon" is also a Ceph monitor.
+ */
+const CALENDAR_PARTS = [
+  new RegExp(`^${WEEKDAY}(?:\\.\\.|,)${WEEKDAY}(?:[.,]${WEEKDAY})*$`, "i"),
+  /^(?:\d{1,2}|\*)(?:\/\d+)?:(?:\d{2}|\*|0\/\d+)(?::\d{2})?$/,
+  /^(?:\d{4}|\*)-(?:\d{1,2}|\*)-(?:\d{1,2}|\*)$/,
+];
 
 /**
  * A volume's name without its storage, as pve-storage names what it stores: a backup archive
@@ -64,6 +80,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (/CIDR/.test(format) || name === "cidr") kinds.push("cidr");
   if (/^(?:ip|ipv4|address)$/.test(format) || /^ip$/.test(name)) kinds.push("ip");
   if (format === "mac-addr" || /^mac(?:addr)?$/.test(name)) kinds.push("mac");
+  if (format === "pve-calendar-event") kinds.push("calendar");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   if (p.format && typeof p.format === "object") {
     for (const [key, sub] of Object.entries(p.format)) {

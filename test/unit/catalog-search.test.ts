@@ -368,6 +368,7 @@ const FIXTURE_SETS = [
   "search-fresh5-sealed",
   "search-fresh6-sealed",
   "search-fresh7-sealed",
+  "search-fresh8-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -380,11 +381,11 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 95, 100],
-  ["dev-queries-2", true, 76, 88],
-  ["search-heldout", true, 89.6, 98.4],
+  ["dev-queries-2", true, 76, 89],
+  ["search-heldout", true, 90.4, 98.4],
   ["search-fresh-tune", true, 81.9, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
-  ["search-fresh-sealed", true, 76.5, 95.6],
+  ["search-fresh-sealed", true, 77.9, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh2-tune", true, 83.5, 88.2],
   // Raised by the third round's CLI forms (pct status, pveam list local).
@@ -395,9 +396,11 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 82.2, 93.5],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 78.3, 90],
+  ["search-fresh5-sealed", true, 78.3, 91.6],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 72.5, 87.5],
+  ["search-fresh6-sealed", true, 73.3, 89.1],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 75.8, 90.8],
+  ["search-fresh7-sealed", true, 78.3, 93.3],
+  // A last blind check, harder than the others (longer requests); opened after the round's last change but one.
+  ["search-fresh8-sealed", true, 64.1, 82.5],
 ];

@@ -36,6 +36,14 @@ describe("valueKinds", () => {
     ["base-9000-disk-1.qcow2", ["volume"]],
     ["vm-100-cloudinit", ["volume"]],
     ["vm-100", []],
+    // A calendar event's parts, as Proxmox's schedules write them; a lone weekday is also a Ceph "mon".
+    ["'mon..fri", ["calendar"]],
+    ["sat,sun", ["calendar"]],
+    ["22:00'", ["calendar"]],
+    ["02:30:00", ["calendar"]],
+    ["*-*-01", ["calendar"]],
+    ["mon", []],
+    ["12:34:56:78", []],
   ])("%s", (chunk, kinds) => {
     expect(valueKinds(chunk)).toEqual(kinds as never);
   });
@@ -66,6 +74,7 @@ describe("endpointValueKinds", () => {
       cidr: { type: "string", format: "IPorCIDR" },
       "net[n]": { type: "string", format: { macaddr: { type: "string" } } },
       permissions: { type: "string", description: "User ID or full API token ID" },
+      schedule: { type: "string", format: "pve-calendar-event" },
     });
     expect(Object.fromEntries(endpointValueKinds(e))).toEqual({
       user: 2,
@@ -74,6 +83,7 @@ describe("endpointValueKinds", () => {
       cidr: 1,
       mac: 1,
       token: 1,
+      calendar: 1,
     });
   });
 });
