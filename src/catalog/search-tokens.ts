@@ -96,6 +96,9 @@ export const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
 export const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
 
 /** How much a word counts: values such as names, IDs and paths count little. */
+/** Words said aside: after "rather", "instead", "so", "because", "not" or "don't". */
+const ASIDE_WEIGHT = 0.5;
+
 function chunkWeight(chunk: string): number {
   // A colon or stop at the end is punctuation ("healthy:"), inside it makes a value ("vm:100").
   if (/[/@:=]/.test(chunk.replace(/[.,;:!?]+$/, ""))) return 0.3;
@@ -132,6 +135,7 @@ export function tokenize(
   const tokens: Token[] = [];
   let newClause = true;
   let afterFrom = false;
+  let aside = false;
   let namesValue = false;
   const named = new Set<string>();
   const namedByName = new Set<string>();
@@ -166,6 +170,7 @@ export function tokenize(
       if (hyphenated && !known) weight = Math.min(weight, 0.5);
       // "... from a template", "... with privilege separation": the means, not the goal.
       if (afterFrom) weight *= 0.6;
+      if (aside) weight *= ASIDE_WEIGHT;
       const content = !STOPWORDS.has(w) && !LEADING_WORDS.has(w);
       tokens.push({
         word: w,
@@ -178,6 +183,9 @@ export function tokenize(
     }
     if (/[:;,.!?]$/.test(chunk)) newClause = true;
     if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
+    // "... rather than an ACPI button press", "... so I can restore one file", "don't wait for
+    // the guest OS to shut down": a contrast, a purpose or a negation is said aside.
+    if (/^(rather|instead|so|because|not|don't|dont)$/i.test(chunk)) aside = true;
   });
   return { tokens, namesValue, named, namedByName };
 }

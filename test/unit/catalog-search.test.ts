@@ -339,6 +339,21 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
   });
 });
 
+describe("words said aside", () => {
+  const index = buildSearchIndex([]);
+  test.each([
+    ["shut VM 610 down through the agent rather than by ACPI", "acpi"],
+    ["browse the files of a PBS backup so I can restore one file", "restor"],
+    ["kill off VM 133 now, don't wait for the guest to shut down", "wait"],
+    ["reboot the physical server itself, not a guest", "guest"],
+  ])("%s: %s counts half", (query, word) => {
+    const tokens = tokenize(index, query).tokens;
+    const aside = tokens.find((t) => stem(t.word) === word)!;
+    expect(aside.weight).toBe(0.5);
+    expect(tokens[0]!.weight).toBe(1);
+  });
+});
+
 describe("opensWithVerb", () => {
   const index = buildSearchIndex([]);
   test.each([
