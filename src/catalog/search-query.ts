@@ -17,6 +17,7 @@ import {
   guestFacet,
   LXC_WORDS,
   NODE_WORDS,
+  markContext,
   opensWithEnglishVerb,
   opensWithVerb,
   PARTICLES,
@@ -150,6 +151,7 @@ const DESCRIPTION_WEIGHT = 0.6;
  */
 export function analyzeQuery(index: SearchIndex, query: string, described?: string): QueryAnalysis {
   const typed = tokenize(index, query);
+  markContext(typed.tokens, query);
   const { namesValue, named, namedByName } = typed;
   const tokens = described
     ? [

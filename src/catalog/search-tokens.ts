@@ -116,6 +116,8 @@ export interface Token {
   literal: boolean;
   /** Part of a hyphenated name ("apt-get", "pve-firewall"): never a verb of the request. */
   inName?: boolean;
+  /** Part of a statement of the situation before the request ("pve7 is powered off, ..."): no verb of it. */
+  context?: boolean;
 }
 
 /** A chunk that is a name rather than a word: a number or ID, a path, CamelCase or quoted ("PVEAuditor", "'web'"). */
@@ -139,9 +141,7 @@ export function tokenize(
   let namesValue = false;
   const named = new Set<string>();
   const namedByName = new Set<string>();
-  // "S.M.A.R.T." -> "SMART"; "VM's" -> "VM".
-  const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
-  const chunks = text.split(/\s+/);
+  const chunks = queryChunks(query);
   const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
   chunks.forEach((chunk, k) => {
     if (!isValue(chunk, chunkWeight(chunk))) return;
@@ -190,6 +190,34 @@ export function tokenize(
   return { tokens, namesValue, named, namedByName };
 }
 
+/** The query's whitespace-separated chunks, as tokenize reads them: "S.M.A.R.T." -> "SMART"; "VM's" -> "VM". */
+function queryChunks(query: string): string[] {
+  const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
+  return text.split(/\s+/);
+}
+
+const BE = new Set(["is", "are", "was", "were", "has", "have", "keeps"]);
+
+/**
+ * "pve7 is powered off, send it a magic packet", "VM 121 is hung and ignores ACPI, pull the plug":
+ * a first clause that states how things are (its subject, then "is" or "has") sets the scene
+ * for the request after it; its words count less and none of them is the request's verb.
+ */
+export function markContext(tokens: Token[], query: string): void {
+  const chunks = queryChunks(query);
+  const end = chunks.findIndex(
+    (c, k) => k > 0 && (/[,;]$/.test(c) || (chunks[k + 1] === "-" && k + 2 < chunks.length)),
+  );
+  if (end < 0 || end === chunks.length - 1) return;
+  const first = chunks.slice(0, end + 1).map((c) => c.toLowerCase().replace(/[,;]$/, ""));
+  const be = first.findIndex((c) => BE.has(c));
+  if (be < 1 || QUESTION_WORDS.has(first[0]!)) return;
+  const lastWords = words(chunks.slice(0, end + 1).join(" ")).length;
+  for (let k = 0; k < lastWords && k < tokens.length; k++) {
+    tokens[k] = { ...tokens[k]!, weight: tokens[k]!.weight * ASIDE_WEIGHT, context: true };
+  }
+}
+
 /**
  * The API's run-together names that hold a word with a known word beside it ("trim" in fstrim,
  * fs + trim), which splitting cannot find when the word itself is in no description.
@@ -203,7 +231,7 @@ export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary
   });
 }
 
-type VerbToken = Pick<Token, "word" | "clauseStart" | "inName"> & { literal?: boolean };
+type VerbToken = Pick<Token, "word" | "clauseStart" | "inName" | "context"> & { literal?: boolean };
 
 /**
  * The method the word at `i` asks for when it is a verb of the request. A word that is as
@@ -213,9 +241,9 @@ type VerbToken = Pick<Token, "word" | "clauseStart" | "inName"> & { literal?: bo
  * value is no verb.
  */
 export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | undefined {
-  const { word, clauseStart, inName, literal } = tokens[i]!;
+  const { word, clauseStart, inName, literal, context } = tokens[i]!;
   // A word of a name ("apt-get") or of a value ("a snapshot called test") is no verb of the request.
-  if (inName || literal) return undefined;
+  if (inName || literal || context) return undefined;
   const hinted = METHOD_HINTS[word];
   const inherited = clauseStart ? GROUP_METHOD_HINTS.get(word) : undefined;
   const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;

@@ -13,7 +13,7 @@ import {
   statedMethod,
   tokenize,
 } from "../../src/catalog/search.ts";
-import { opensWithVerb } from "../../src/catalog/search-tokens.ts";
+import { markContext, opensWithVerb } from "../../src/catalog/search-tokens.ts";
 import { stem } from "../../src/catalog/stem.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -351,6 +351,29 @@ describe("words said aside", () => {
     const aside = tokens.find((t) => stem(t.word) === word)!;
     expect(aside.weight).toBe(0.5);
     expect(tokens[0]!.weight).toBe(1);
+  });
+});
+
+describe("a first clause that states the situation", () => {
+  const index = buildSearchIndex([]);
+  const marked = (query: string) => {
+    const tokens = tokenize(index, query).tokens;
+    markContext(tokens, query);
+    return tokens.filter((t) => t.context).map((t) => t.word);
+  };
+  test.each([
+    ["pve7 is powered off, send it a magic packet", ["pve7", "is", "powered", "off"]],
+    [
+      "user ivan is locked out of two-factor, unlock him",
+      ["user", "ivan", "is", "locked", "out", "of", "two", "factor"],
+    ],
+    ["VM 418 has a stale backup lock - clear the lock", ["vm", "418", "has", "a", "stale", "backup", "lock"]],
+    // A question, a request without a statement before it, or a statement with nothing after it: no scene.
+    ["how are the replication jobs doing - last sync time", []],
+    ["shut down VM 100, then start VM 101", []],
+    ["pve7 is powered off", []],
+  ])("%s", (query, words) => {
+    expect(marked(query)).toEqual(words);
   });
 });
 
