@@ -41,6 +41,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh6-sealed.json`,
       `${fixtures}/search-fresh7-sealed.json`,
       `${fixtures}/search-fresh8-sealed.json`,
+      `${fixtures}/search-fresh9-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();
