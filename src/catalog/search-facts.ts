@@ -82,11 +82,11 @@ export function collections(endpoints: readonly Endpoint[], stems: Map<string, s
   });
 }
 
-/** Agent commands named like one of the guest's own actions: agent/suspend-ram beside status/suspend. */
 /** In agentTwins: the agent's command (agent/shutdown), and the guest's own action it is named like (status/shutdown). */
 export const AGENT_TWIN = 1;
 export const OWN_TWIN = 2;
 
+/** Agent commands named like one of the guest's own actions (agent/suspend-ram beside status/suspend), and those actions. */
 export function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
   const paths = new Set(endpoints.map((e) => e.path));
   const owned = new Set<string>();
@@ -100,6 +100,11 @@ export function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
     if (owned.has(e.path)) twins[id] = OWN_TWIN;
   });
   return twins;
+}
+
+/** A command of the guest agent: /nodes/{node}/qemu/{vmid}/agent and below. */
+export function isAgentCommand(e: Endpoint): boolean {
+  return /\/agent(?:\/|$)/.test(e.path);
 }
 
 /** A GET that only lists the child paths below it ("Directory index"). */

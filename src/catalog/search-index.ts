@@ -8,7 +8,15 @@ import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
 import { endpointValueKinds, valueTerm } from "./search-values.ts";
-import { agentTwins, collections, identityUnits, isBulk, isNavigation, isSetter } from "./search-facts.ts";
+import {
+  agentTwins,
+  collections,
+  identityUnits,
+  isAgentCommand,
+  isBulk,
+  isNavigation,
+  isSetter,
+} from "./search-facts.ts";
 
 const FIELD = {
   lastSegment: 4,
@@ -53,6 +61,8 @@ export interface SearchIndex {
   createsGuest: Uint8Array;
   /** 1 for guest-agent commands that have a twin among the guest's own actions (agent/shutdown, status/shutdown). */
   agentTwin: Uint8Array;
+  /** 1 for the guest agent's commands. */
+  agentCommand: Uint8Array;
   /** For a GET list whose items have a GET of their own: the stem of its last segment ("role" for /access/roles). */
   collectionOf: (string | undefined)[];
   /** For a POST that adds an item to such a list: the stem of what it adds ("group" for POST /access/groups). */
@@ -326,6 +336,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       e.method === "POST" && /^\/nodes\/\{node\}\/(qemu|lxc)$/.test(e.path) ? 1 : 0,
     ),
     agentTwin: agentTwins(endpoints),
+    agentCommand: Uint8Array.from(endpoints, (e) => (isAgentCommand(e) ? 1 : 0)),
     collectionOf,
     creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
     collectionStems: new Set(listed.values()),

@@ -294,7 +294,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   }
   // "make VM 118 start automatically", "let container 130 run docker": after a causative verb
   // the next verb says the state wanted, not what the request does.
-  const causedAt = tokens.findIndex((t) => t.clauseStart && CAUSATIVES.has(t.word));
+  const causedAt = typed.tokens.findIndex((t) => t.clauseStart && CAUSATIVES.has(t.word));
   const caused = (i: number) => causedAt >= 0 && i > causedAt;
   let previous: { word: string; concept: Concept; index: number } | undefined;
   let asksForOne = false;

@@ -95,14 +95,14 @@ export const QUESTION_WORDS = new Set([
 export const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
 export const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
 
-/** How much a word counts: values such as names, IDs and paths count little. */
 /** Words said aside: after "rather", "instead", "so", "because", "not" or "don't". */
 const ASIDE_WEIGHT = 0.5;
 
+/** How much a word counts: values such as names, IDs and paths count little. */
 function chunkWeight(chunk: string): number {
   // A colon or stop at the end is punctuation ("healthy:"), inside it makes a value ("vm:100").
   if (/[/@:=]/.test(chunk.replace(/[.,;:!?]+$/, ""))) return 0.3;
-  // A volume's own name ("vzdump-qemu-101-….vma.zst", "vm-100-disk-0") is a value, not words.
+  // A typed value ("vzdump-qemu-101-….vma.zst", "vm-100-disk-0", "10.0.0.7", "mon..fri") is no words.
   if (valueKinds(chunk).length > 0) return 0.3;
   return 1;
 }

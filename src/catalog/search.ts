@@ -63,9 +63,6 @@ export interface SearchHints {
   object?: string;
 }
 
-/** The guest agent's commands: /nodes/{node}/qemu/{vmid}/agent and below. */
-const AGENT_PATH = /\/agent(?:\/|$)/;
-
 /** An endpoint with this many parameters is a settings endpoint: it is named by the setting asked for. */
 const MANY_SETTINGS = 12;
 /** How much the best parameter of a write endpoint adds to it, against the endpoint's own match. */
@@ -269,7 +266,7 @@ export function runSearch(
       bulk: index.bulk[id] === 1,
       agentTwin: index.agentTwin[id] === AGENT_TWIN,
       ownTwin: index.agentTwin[id] === OWN_TWIN,
-      agentCommand: index.agentTwin[id] !== OWN_TWIN && AGENT_PATH.test(e.path),
+      agentCommand: index.agentCommand[id] === 1,
       createsGuest: index.createsGuest[id] === 1,
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
