@@ -41,7 +41,7 @@ export async function parseDocsPage(name: string, html: string): Promise<DocsPag
   await breathe();
   const sections = collectSections(load, html, headings);
   await breathe();
-  const definitions = collectDefinitions(load, html, headings);
+  const definitions = [...collectDefinitions(load, html, headings), ...collectNestedLists(html)];
   return { name, commands, examples, sections, definitions, acronyms: definedAcronyms(html) };
 }
 
@@ -226,4 +226,20 @@ function collectDefinitions(load: Cheerio["load"], html: string, headings: Headi
     if (section.terms.length > 0) bySection.set(next - 1, section);
   }
   return [...bySection.values()];
+}
+
+/** A term of a definition list whose definition holds a list of its own (pvesm's `content`: images, rootdir, …). */
+const LIST_IN_TERM =
+  /<dt class="hdlist1">\s*([a-z][a-z0-9_-]*)\s*<\/dt>\s*<dd>\s*(?:<p>(?:(?!<\/dd>)[\s\S])*?<\/p>\s*)?<div class="dlist"><dl>([\s\S]*?)<\/dl><\/div>/g;
+const TERM = /<dt class="hdlist1">\s*([^<]+?)\s*<\/dt>/g;
+
+/**
+ * Terms defined inside the definition of another term ("content" in pvesm(1)'s "Common Storage
+ * Properties": images, rootdir, vztmpl, backup, iso, snippets, import), each list titled by the
+ * term it belongs to. Found by asciidoc's fixed markup; no cheerio needed.
+ */
+function collectNestedLists(html: string): DocsDefinitions[] {
+  return [...html.matchAll(LIST_IN_TERM)]
+    .map((m) => ({ title: m[1]!, terms: [...m[2]!.matchAll(TERM)].map((t) => flat(t[1]!)).slice(0, MAX_TERMS) }))
+    .filter((list) => list.terms.length > 0);
 }

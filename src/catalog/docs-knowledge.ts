@@ -104,9 +104,10 @@ export function buildDocsKnowledge(
     size[id] = size[id]! + text.length;
     texts[id]!.push(text);
   };
-  // A section named like a parameter that defines terms one by one lists that parameter's values,
-  // which the schema leaves open ("Macro Definitions" of pve-firewall(8): SSH, HTTPS, Ping… for
-  // `macro` of the firewall rules).
+  // A section or a term named like a parameter that defines terms one by one lists that
+  // parameter's values, which the schema leaves open ("Macro Definitions" of pve-firewall(8):
+  // SSH, HTTPS, Ping… for the firewall rules' `macro`; "content" of pvesm(1): images, backup,
+  // iso… for `content`).
   const takers = new Map<string, number[]>();
   endpoints.forEach((e, id) => {
     for (const name of Object.keys(e.parameters)) takers.set(name, [...(takers.get(name) ?? []), id]);

@@ -134,7 +134,7 @@ export interface DocsSection {
   text: string;
 }
 
-/** A section that defines terms one by one ("Macro Definitions": Amanda, BGP, SSH…). */
+/** A section or a term that defines terms one by one ("Macro Definitions": Amanda, BGP, SSH…; "content": images, backup…). */
 export interface DocsDefinitions {
   title: string;
   terms: string[];

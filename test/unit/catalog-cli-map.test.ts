@@ -144,6 +144,14 @@ describe.skipIf(!present)("the SYNOPSIS as the pages hold it", () => {
     },
   );
 
+  test.each([["9.1.3"], ["8.4.2"]])("the content types of %s: the values pvesm(1) gives `content`", async (version) => {
+    const page = await parseDocsPage("pvesm.1.html", read(version, "pvesm.1.html"));
+    const content = page.definitions?.find((d) => d.title === "content");
+    expect(content?.terms).toEqual(
+      expect.arrayContaining(["images", "rootdir", "vztmpl", "backup", "iso", "snippets"]),
+    );
+  });
+
   test("examples keep the section titles and the paragraph before them", async () => {
     const page = await parseDocsPage("vzdump.1.html", read("9.1.3", "vzdump.1.html"));
     expect(page.examples).toContainEqual({
@@ -172,6 +180,20 @@ describe("terms a section defines one by one", () => {
     expect(page.definitions).toEqual([
       { title: "Macro Definitions", terms: ["SSH", "HTTPS", "Ping"] },
       { title: "Other Things", terms: ["Thing"] },
+    ]);
+  });
+
+  test("a term whose definition holds a list of its own titles that list; a plain term does not", async () => {
+    const html = [
+      '<h3 id="_props">Common Properties</h3><div class="dlist"><dl>',
+      '<dt class="hdlist1">\nnodes\n</dt><dd><p>\nList of nodes.\n</p></dd>',
+      '<dt class="hdlist1">\ncontent\n</dt><dd><p>\nContent types.\n</p>',
+      '<div class="dlist"><dl><dt class="hdlist1">\nimages\n</dt><dd><p>VM images.</p></dd>',
+      '<dt class="hdlist1">\nbackup\n</dt><dd><p>Backup files.</p></dd></dl></div></dd>',
+      "</dl></div>",
+    ].join("\n");
+    expect((await parseDocsPage("x.1.html", html)).definitions).toEqual([
+      { title: "content", terms: ["images", "backup"] },
     ]);
   });
 
