@@ -160,8 +160,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       ]
     : typed.tokens;
   // "is container 110 up?", "how long has the host been up": in a question, "up" says it runs.
-  const question = QUESTION_WORDS.has(tokens[0]?.word ?? "");
-  const raw = tokens.map((t) => (question && t.word === "up" && !t.literal && !t.inName ? "running" : t.word));
+  const opensWithQuestion = QUESTION_WORDS.has(tokens[0]?.word ?? "");
+  const raw = tokens.map((t) => (opensWithQuestion && t.word === "up" && !t.literal && !t.inName ? "running" : t.word));
 
   const concepts: Concept[] = [];
   const byKey = new Map<string, Concept>();
