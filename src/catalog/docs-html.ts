@@ -39,6 +39,8 @@ export async function parseDocsPage(name: string, html: string): Promise<DocsPag
   const headings = readHeadings(load, html);
   const examples = collectExamples(load, html, headings);
   await breathe();
+  examples.push(...collectInlineCommands(load, html, headings));
+  await breathe();
   const sections = collectSections(load, html, headings);
   await breathe();
   const definitions = [...collectDefinitions(load, html, headings), ...collectNestedLists(html)];
@@ -183,10 +185,7 @@ function collectExamples(load: Cheerio["load"], html: string, headings: Heading[
       titles.length = h.level - 1;
       titles[h.level - 1] = h.title;
     }
-    const lines = text(m[0]).split("\n");
-    const commandLines = lines
-      .map((raw) => flat(raw.replace(/^\s*(?:#|\$|root@[^:\s]*:[^#$]*[#$])\s+/, "")))
-      .filter((line) => /^[a-z][a-z0-9-]*\s+\S/.test(line) && line.length <= 300);
+    const commandLines = commandsOf(text(m[0]).split("\n"));
     if (commandLines.length === 0) continue;
     const paragraphAt = html.lastIndexOf(PARAGRAPH_START, m.index);
     const lastHeading = next > 0 ? headings[next - 1]!.at : 0;
@@ -195,7 +194,64 @@ function collectExamples(load: Cheerio["load"], html: string, headings: Heading[
         ? flat(text(html.slice(paragraphAt, m.index))).slice(0, MAX_CONTEXT)
         : "";
     const title = titles.filter(Boolean).slice(-2).join(" / ");
-    for (const line of commandLines) out.push({ line, title, paragraph });
+    for (const c of commandLines) out.push({ ...c, title, paragraph });
+    if (out.length >= MAX_EXAMPLES) break;
+  }
+  return out;
+}
+
+const PROMPT = /^\s*(?:#|\$|root@[^:\s]*:[^#$]*[#$])\s+/;
+const COMMAND_WORD = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * The lines of an example block that are commands: a command word with arguments ("qm set 100
+ * --memory 4096"), or any line after a shell prompt ("# vgs"). A bare word without a prompt
+ * is output or a file's content, and so is a line after a prompted one. A block that also has
+ * commands without a prompt may use "#" for comments ("# create a new VM" above "qm create
+ * 9000 ..."), and what follows its "#" is not known to be typed.
+ */
+function commandsOf(lines: readonly string[]): { line: string; prompted?: true }[] {
+  const mixed = lines.some((raw) => /^[a-z][a-z0-9-]* \S/.test(raw));
+  const out: { line: string; prompted?: true }[] = [];
+  let afterPrompt = false;
+  for (const raw of lines) {
+    const prompted = PROMPT.test(raw);
+    afterPrompt ||= prompted;
+    const line = flat(raw.replace(PROMPT, ""));
+    if (line.length > 300 || !COMMAND_WORD.test(line.split(" ")[0]!)) continue;
+    if (prompted && !mixed) out.push({ line, prompted: true });
+    else if (line.includes(" ") && (mixed || !afterPrompt)) out.push({ line });
+  }
+  return out;
+}
+
+/** An inline command in running text: a command word, then arguments with an option ("ifreload -a", "lsblk -o +FSTYPE"). */
+const INLINE_COMMAND = /^[a-z][a-z0-9-]*(?: [^\s-]\S*)* --?[a-zA-Z][^\s]*(?: \S+)*$/;
+const MONOSPACED = /<span class="monospaced">([^<]{3,120})<\/span>/g;
+const PARAGRAPH = /<div class="paragraph">\s*<p>([\s\S]*?)<\/p>\s*<\/div>/g;
+
+/**
+ * Commands the prose names inline ("you can apply them by running ifreload -a"), each with the
+ * titles of its section and the paragraph it stands in. They count as prompted: asciidoc
+ * marks them as literal text, and the option says they are typed.
+ */
+function collectInlineCommands(load: Cheerio["load"], html: string, headings: Heading[]): DocsExample[] {
+  const out: DocsExample[] = [];
+  const titles: string[] = [];
+  let next = 0;
+  for (const p of html.matchAll(PARAGRAPH)) {
+    const commands = [...p[1]!.matchAll(MONOSPACED)]
+      .map((m) => flat(load(m[1]!, PARSE_OPTIONS, false).root().text()))
+      .filter((c) => INLINE_COMMAND.test(c));
+    if (commands.length === 0) continue;
+    for (; next < headings.length && headings[next]!.at < p.index; next++) {
+      const h = headings[next]!;
+      titles.length = h.level - 1;
+      titles[h.level - 1] = h.title;
+    }
+    const paragraph = flat(load(p[1]!, PARSE_OPTIONS, false).root().text()).slice(0, MAX_CONTEXT);
+    const title = titles.filter(Boolean).slice(-2).join(" / ");
+    for (const line of commands) out.push({ line, prompted: true, inline: true, title, paragraph });
     if (out.length >= MAX_EXAMPLES) break;
   }
   return out;

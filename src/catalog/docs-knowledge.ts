@@ -13,6 +13,15 @@ export interface CliTable {
   binaries: Map<string, { guest?: "qemu" | "lxc"; homes: Set<string> }>;
   /** The most words a command has, the tool's name included. */
   maxWords: number;
+  /** Shell commands the docs show that are not a Proxmox CLI tool ("lsblk", "ceph", "ifreload"), by their command word. */
+  shell?: Map<string, ShellExample[]>;
+}
+
+/** An example of a shell command in the docs: its words, and what the docs say around it. */
+export interface ShellExample {
+  words: string[];
+  title: string;
+  paragraph: string;
 }
 
 export interface DocsKnowledge {
@@ -94,7 +103,7 @@ export function buildDocsKnowledge(
     if (vm > total / 2) binaries.get(binary)!.guest = "qemu";
     else if (ct > total / 2) binaries.get(binary)!.guest = "lxc";
   }
-  const cli: CliTable = { commands, binaries, maxWords };
+  const cli: CliTable = { commands, binaries, maxWords, shell: shellExamples(pages, binaries) };
 
   const seen = endpoints.map(() => new Set<string>());
   const size = endpoints.map(() => 0);
@@ -123,6 +132,8 @@ export function buildDocsKnowledge(
   }
   for (const page of pages) {
     for (const example of page.examples) {
+      // A command named in passing stands in a paragraph about something else.
+      if (example.inline) continue;
       const id = exampleEndpoint(example.line, cli, paths);
       if (id === undefined) continue;
       attach(id, example.title);
@@ -158,6 +169,30 @@ export function buildDocsKnowledge(
     mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
     acronyms: pages.flatMap((p) => p.acronyms ?? []),
   };
+}
+
+/**
+ * The docs' examples of commands that are not Proxmox CLI tools. A word counts as a command
+ * once some example types it after a shell prompt or inline in the prose ("# vgs", "by
+ * running ifreload -a"); then every example line it opens is one of its examples.
+ */
+function shellExamples(
+  pages: readonly DocsPage[],
+  binaries: ReadonlyMap<string, unknown>,
+): Map<string, ShellExample[]> {
+  const commandOf = (line: string) => line.split(" ")[0]!;
+  const typed = new Set(pages.flatMap((p) => p.examples.filter((e) => e.prompted).map((e) => commandOf(e.line))));
+  const shell = new Map<string, ShellExample[]>();
+  for (const page of pages) {
+    for (const example of page.examples) {
+      const command = commandOf(example.line);
+      if (!typed.has(command) || binaries.has(command)) continue;
+      const list = shell.get(command) ?? [];
+      list.push({ words: example.line.toLowerCase().split(" "), title: example.title, paragraph: example.paragraph });
+      shell.set(command, list);
+    }
+  }
+  return shell;
 }
 
 /** Title words that name no resource: what a section is about, not what it is. */

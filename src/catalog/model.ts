@@ -120,6 +120,10 @@ export interface CliCommand {
 /** A command line shown as an example in the docs' prose, with the words around it. */
 export interface DocsExample {
   line: string;
+  /** It followed a shell prompt ("# vgs") or stands inline in the prose: it is surely a command. */
+  prompted?: true;
+  /** It stands in running text, not in an example block. */
+  inline?: true;
   /** The titles of the section (and its parent) the example is in. */
   title: string;
   /** The paragraph just before the example. */

@@ -66,6 +66,10 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   // it is the command's argument ("pveum acl delete /storage/nfs1"), not an API path.
   const cli = ctx.cli;
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
+  if (cli && at < 0) {
+    const shell = shellCommand(query, lower, cli);
+    if (shell) return shell;
+  }
   if (!cli || at < 0 || lower[at] === "pvesh") return literalPath(tokens, ctx);
   const tool = cli.binaries.get(lower[at]!)!;
   const guest = tool.guest;
@@ -119,6 +123,54 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       `${name} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,
     ],
   };
+}
+
+/** Most docs examples whose words describe one shell command. */
+const MAX_SHELL_EXAMPLES = 3;
+
+/**
+ * A shell command the docs show ("vgs", "ceph osd set noout", "uname -r"): no API call, but
+ * the docs' words around its examples say what it does, and those are searched. Only a query
+ * that reads as a command line counts: the command alone, or followed by an option, a path, a
+ * pipe or the word its examples have next ("mount an NFS export" is no command line). When
+ * only the command word matches and more than options follow, its examples say nothing of this
+ * use of it.
+ */
+function shellCommand(query: string, lower: readonly string[], cli: CliTable): RecognizedForm | undefined {
+  const command = lower[0] ?? "";
+  const examples = cli.shell?.get(command);
+  if (!examples) return undefined;
+  const next = lower[1];
+  if (next !== undefined && !/^[-/|]/.test(next) && !examples.some((e) => e.words[1] === next)) return undefined;
+  const shared = (words: readonly string[]) => {
+    let k = 0;
+    while (k < words.length && words[k] === lower[k]) k++;
+    return k;
+  };
+  const best = Math.max(...examples.map((e) => shared(e.words)));
+  if (best === 1 && lower.slice(1).some((t) => !t.startsWith("-"))) return undefined;
+  const nearest = examples.filter((e) => shared(e.words) === best);
+  if (nearest.length > MAX_SHELL_EXAMPLES) return undefined;
+  const described = [...new Set(nearest.flatMap((e) => [e.title, leadIn(e.paragraph)]))].filter(Boolean).join(". ");
+  return {
+    pinned: [],
+    ordered: true,
+    query,
+    described,
+    notes: [
+      `${command} is a shell command on the node, not an API call; the docs show it under "${nearest[0]!.title}", and these are the endpoints nearest to what they say of it`,
+    ],
+  };
+}
+
+/** Fewer words than this, and the sentence before an example only points at it ("Either via the Web UI or the CLI:"). */
+const POINTER_WORDS = 10;
+
+/** The sentences that lead into an example: the paragraph's last, and the one before when the last only points. */
+function leadIn(paragraph: string): string {
+  const sentences = paragraph.split(/(?<=[.!?])\s+(?=[A-Z])/);
+  const last = sentences.pop() ?? "";
+  return last.split(" ").length < POINTER_WORDS && sentences.length ? `${sentences.pop()} ${last}` : last;
 }
 
 /** A literal API path in the query, with the method before it when given. */

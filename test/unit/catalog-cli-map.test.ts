@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { descriptionForm, descriptionSimilarity, homeOf, mapCommands } from "../../src/catalog/cli-map.ts";
 import { parseDocsPage } from "../../src/catalog/docs-html.ts";
+import { buildDocsKnowledge } from "../../src/catalog/docs-knowledge.ts";
 import { DOCS_PAGES } from "../../src/catalog/docs-loader.ts";
 import type { DocsPage } from "../../src/catalog/model.ts";
 import { DOCS_DIR, haveSharedData, SCHEMA_FILES, SHARED_DIR } from "../support/shared.ts";
@@ -111,6 +112,20 @@ describe.skipIf(!present)("PVE 9.1.3 man pages against the PVE 9.1 schema", asyn
     expect(target(command)).toBe(expected);
   });
 
+  test("shell commands: words typed after a prompt or inline, not the Proxmox tools, not a comment's first word", () => {
+    const knowledge = buildDocsKnowledge({ kind: "inline", location: "9.1.3" }, pages, catalog!.endpoints, {
+      match: () => undefined,
+      indexOf: () => undefined,
+    });
+    const shell = knowledge.cli.shell!;
+    for (const command of ["vgs", "ceph", "ifreload", "lspci", "zpool", "systemctl"])
+      expect(shell.has(command)).toBe(true);
+    for (const word of ["qm", "pct", "pvesm", "create", "iface", "auto"]) expect(shell.has(word)).toBe(false);
+    expect(shell.get("ceph")!.find((e) => e.words.join(" ") === "ceph osd set noout")?.paragraph).toContain(
+      "enable the noout OSD flag",
+    );
+  });
+
   test("most commands map, to many endpoints", () => {
     const values = [...mapped.values()];
     const endpoints = new Set(values.filter((m) => m.endpoint !== undefined).map((m) => m.endpoint));
@@ -156,9 +171,52 @@ describe.skipIf(!present)("the SYNOPSIS as the pages hold it", () => {
     const page = await parseDocsPage("vzdump.1.html", read("9.1.3", "vzdump.1.html"));
     expect(page.examples).toContainEqual({
       line: "vzdump 777",
+      prompted: true,
       title: "vzdump(1) / Examples",
       paragraph: expect.stringContaining("Simply dump guest 777"),
     });
+  });
+});
+
+describe("commands in the prose", () => {
+  const block = (text: string) => `<div class="listingblock"><div class="content"><pre>${text}</pre></div></div>`;
+  const paragraph = (html: string) => `<div class="paragraph">\n<p>${html}</p>\n</div>`;
+
+  test("a word after a prompt is a command; without one it is output; in a block of bare commands # is no prompt", async () => {
+    const html = [
+      '<h2 id="_lvm">Logical Volume Manager</h2>',
+      paragraph("The volume groups:"),
+      block("# vgs\n  VG   #PV #LV\n  pve    1   3"),
+      paragraph("Output alone:"),
+      block("done"),
+      paragraph("Import the image:"),
+      block("# create a new VM\nqm create 9000 --memory 2048"),
+    ].join("\n");
+    const page = await parseDocsPage("x.html", html);
+    expect(page.examples.map((e) => [e.line, e.prompted ?? false])).toEqual([
+      ["vgs", true],
+      ["create a new VM", false],
+      ["qm create 9000 --memory 2048", false],
+    ]);
+  });
+
+  test("a monospaced command with an option in running text is an inline example; file names and values are not", async () => {
+    const html = [
+      '<h2 id="_apply">Apply Network Changes</h2>',
+      paragraph(
+        'Edits to <span class="monospaced">/etc/network/interfaces</span> in <span class="monospaced">interfaces.new</span> apply when you run <span class="monospaced">ifreload -a</span>',
+      ),
+    ].join("\n");
+    const page = await parseDocsPage("x.html", html);
+    expect(page.examples).toEqual([
+      {
+        line: "ifreload -a",
+        prompted: true,
+        inline: true,
+        title: "Apply Network Changes",
+        paragraph: "Edits to /etc/network/interfaces in interfaces.new apply when you run ifreload -a",
+      },
+    ]);
   });
 });
 

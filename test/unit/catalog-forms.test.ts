@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { parseDocsSetting } from "../../src/catalog/config.ts";
 import { parseDocsPage } from "../../src/catalog/docs-html.ts";
+import { recognizeForm } from "../../src/catalog/search-forms.ts";
 import { besideSchema } from "../../src/catalog/loader.ts";
 import { isUnder } from "../../src/catalog/model.ts";
 import { ConfigError } from "../../src/settings.ts";
@@ -74,13 +75,81 @@ describe("CLI commands from the docs", async () => {
   });
 });
 
+describe("shell commands the docs show", () => {
+  const example = (line: string, paragraph: string, title = "Section") => ({
+    words: line.split(" "),
+    title,
+    paragraph,
+  });
+  const shell = new Map([
+    ["vgs", [example("vgs", "The installer uses LVM. The following output is from a test installation:", "LVM")]],
+    [
+      "ceph",
+      [
+        example(
+          "ceph -s",
+          "Stop the guests first. Verify that the Ceph cluster is healthy. Either via the Web UI or the CLI:",
+        ),
+        example(
+          "ceph osd set noout",
+          "To avoid recovery, enable the noout OSD flag with the Manage Global Flags button or the CLI:",
+        ),
+      ],
+    ],
+    ["systemctl", ["a", "b", "c", "d"].map((unit) => example(`systemctl restart ${unit}`, `Restart ${unit}.`))],
+  ]);
+  const ctx = {
+    endpoints: [],
+    match: () => undefined,
+    methodsOf: () => [],
+    cli: { commands: new Map(), binaries: new Map(), maxWords: 1, shell },
+  };
+
+  test.each([
+    ["vgs", "LVM. The installer uses LVM. The following output is from a test installation:"],
+    // The examples sharing most of the words typed; a sentence that only points brings the one before it.
+    ["ceph -s", "Section. Verify that the Ceph cluster is healthy. Either via the Web UI or the CLI:"],
+    [
+      "ceph osd set noscrub",
+      "Section. To avoid recovery, enable the noout OSD flag with the Manage Global Flags button or the CLI:",
+    ],
+  ])("%s is described by its examples' words: %s", (query, described) => {
+    const form = recognizeForm(query, ctx);
+    expect(form?.described).toBe(described);
+    expect(form?.query).toBe(query);
+    expect(form?.notes).toEqual([
+      expect.stringContaining(`${query.split(" ")[0]} is a shell command on the node, not an API call`),
+    ]);
+  });
+
+  test.each([
+    // Not a command line: a word, not an option or an argument its examples have, follows.
+    ["vgs of the node"],
+    // Only the command word matches and words follow: its examples are about other uses.
+    ["ceph health detail"],
+    // Too many examples alike to say which use is meant.
+    ["systemctl restart pvedaemon"],
+  ])("%s is not described", (query) => {
+    expect(recognizeForm(query, ctx)).toBeUndefined();
+  });
+});
+
 const present =
   haveSharedData("CLI forms on the real pages", DOCS_DIR) && haveSharedData("CLI forms", SCHEMA_FILES["9.1"].file);
 
 describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
   const pages: Record<string, string> = {};
   if (present)
-    for (const page of ["qm.1.html", "pct.1.html", "pvesm.1.html", "pveam.1.html", "pvecm.1.html", "pveum.1.html"])
+    for (const page of [
+      "qm.1.html",
+      "pct.1.html",
+      "pvesm.1.html",
+      "pveam.1.html",
+      "pvecm.1.html",
+      "pveum.1.html",
+      "pveceph.1.html",
+      "chapter-sysadmin.html",
+    ])
       pages[page] = readFileSync(join(DOCS_DIR, page), "utf8");
   const catalog = present
     ? await withDocs(
@@ -110,6 +179,10 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     ["qm importovf 200 vm.ovf local-lvm", "POST /nodes/{node}/qemu"],
     // A path after a command is its argument, not an API path.
     ["pveum acl delete /storage/nfs1 --groups devs --roles PVEDatastoreUser", "PUT /access/acl"],
+    // Shell commands, by what the docs say around their examples.
+    ["ifreload -a", "PUT /nodes/{node}/network"],
+    ["ceph osd set noout", "PUT /cluster/ceph/flags"],
+    ["lspci -nn | grep -i nvidia", "GET /nodes/{node}/hardware/pci"],
   ])("%s -> %s", (query, expected) => {
     expect(first(catalog, query).first).toBe(expected);
   });
