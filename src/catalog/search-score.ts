@@ -33,6 +33,8 @@ export interface EndpointFacts {
   createsGuest: boolean;
   /** For a POST that adds an item to a list: the stem of what it adds ("group"). */
   creates?: string | undefined;
+  /** It takes no parameter for some value the query types (an address, a calendar event, a volume). */
+  missesValue?: boolean;
 }
 
 /** What the ranking knows about the query. */
@@ -108,6 +110,8 @@ export const FACTOR = {
   readForWrite: 0.8,
   /** Any write, when the query opens with a verb of no known method. */
   unknownAction: 1.3,
+  /** An endpoint with nowhere to put a value the query types ("add 203.0.113.7 to the blocklist IP set": not the set's creation). */
+  missesValue: 0.55,
 } as const;
 
 const WRITES = new Set(["POST", "PUT"]);
@@ -155,5 +159,6 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   const namesExisting =
     (e.creates !== undefined && !!q.namedByName?.has(e.creates)) || (e.createsGuest && q.namesGuest);
   if (namesExisting && !q.createVerb) f *= FACTOR.createInExisting;
+  if (e.missesValue) f *= FACTOR.missesValue;
   return f;
 }

@@ -64,6 +64,23 @@ const VOLUME_NAMES = [
   /^(?:vm|base)-\d+-(?:disk|cloudinit|state)[^/\s]*$/,
 ];
 
+/**
+ * The formats that take a single address: pve-common's ip, ipv4, ipv6, address, ip-list and
+ * address-list (PVE::JSONSchema), IPorCIDR, and pve-firewall's IPorCIDRorAlias and
+ * pve-fw-addr-spec (an address, a range, a network or an alias: PVE::Firewall::parse_address_list).
+ */
+const IP_FORMATS: ReadonlySet<string> = new Set([
+  "ip",
+  "ipv4",
+  "ipv6",
+  "address",
+  "ip-list",
+  "address-list",
+  "IPorCIDR",
+  "IPorCIDRorAlias",
+  "pve-fw-addr-spec",
+]);
+
 /** The kinds of value a parameter takes, by its format, pattern, name or description. */
 function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueKind[] {
   const format = typeof p.format === "string" ? p.format : "";
@@ -77,8 +94,8 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (format.startsWith("pve-ha-resource")) kinds.push("ha");
   if (name === "upid") kinds.push("task");
   if (format === "pve-replication-job-id") kinds.push("replication");
-  if (/CIDR/.test(format) || name === "cidr") kinds.push("cidr");
-  if (/^(?:ip|ipv4|address)$/.test(format) || /^ip$/.test(name)) kinds.push("ip");
+  if (/CIDR/.test(format) || format === "pve-fw-addr-spec" || name === "cidr") kinds.push("cidr");
+  if (IP_FORMATS.has(format) || /^ip$/.test(name)) kinds.push("ip");
   if (format === "mac-addr" || /^mac(?:addr)?$/.test(name)) kinds.push("mac");
   if (format === "pve-calendar-event") kinds.push("calendar");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");

@@ -268,6 +268,7 @@ export function runSearch(
       ownTwin: index.agentTwin[id] === OWN_TWIN,
       agentCommand: index.agentCommand[id] === 1,
       createsGuest: index.createsGuest[id] === 1,
+      missesValue: !takesValues(id),
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);

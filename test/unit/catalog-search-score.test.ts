@@ -118,6 +118,8 @@ describe("scoreFactor", () => {
       FACTOR.createInExisting,
     ],
     ["creating a group when it goes to a pool", { method: "POST", creates: "group" }, { places: new Set(["pool"]) }, 1],
+    ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
+    ["a place for every value typed (or none typed)", { missesValue: false }, {}, 1],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);
   });

@@ -345,6 +345,13 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ],
     // The ipset something is added to exists.
     ["add 10.0.0.9 to the blacklist ipset", "POST /cluster/firewall/ipset/{name}"],
+    // An address typed goes where a parameter takes one: into the set, not to the set's creation.
+    ["add 203.0.113.7 to the cluster-wide blocklist IP set", "POST /cluster/firewall/ipset/{name}"],
+    // A calendar event typed goes to what takes one, not to the next free VMID.
+    [
+      "when would the calendar event 'mon..fri 22:00' fire next? list the upcoming times",
+      "GET /cluster/jobs/schedule-analyze",
+    ],
   ])("%s", (query, expected) => {
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });
@@ -442,19 +449,19 @@ const FLOORS: [string, boolean, number, number][] = [
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 71.8, 91.8],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 73, 85.1],
-  ["search-fresh3-sealed", true, 82.2, 91.8],
+  ["search-fresh3-tune", true, 73, 86.5],
+  ["search-fresh3-sealed", true, 83.6, 91.8],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 82.2, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 79.2, 91.7],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 75, 90],
+  ["search-fresh6-sealed", true, 75.8, 90.8],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 80, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 63.3, 85],
+  ["search-fresh8-sealed", true, 65, 86.7],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 77.5, 90],
+  ["search-fresh9-sealed", true, 78.3, 90.8],
 ];

@@ -81,9 +81,25 @@ describe("endpointValueKinds", () => {
       ha: 1,
       device: 1,
       cidr: 1,
+      ip: 1,
       mac: 1,
       token: 1,
       calendar: 1,
     });
+  });
+
+  test.each<[string, string[]]>([
+    // One address is an IP set entry, a firewall rule's source, a DNS server.
+    ["IPorCIDR", ["cidr", "ip"]],
+    ["IPorCIDRorAlias", ["cidr", "ip"]],
+    ["pve-fw-addr-spec", ["cidr", "ip"]],
+    ["ip", ["ip"]],
+    ["address-list", ["ip"]],
+    // A network only.
+    ["CIDRv4", ["cidr"]],
+    ["pve-node", []],
+  ])("format %s takes %j", (format, kinds) => {
+    const e = endpoint("/x", { value: { type: "string", format } });
+    expect([...endpointValueKinds(e).keys()].sort()).toEqual(kinds as ReturnType<typeof valueKinds>);
   });
 });
