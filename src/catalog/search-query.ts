@@ -298,6 +298,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const caused = (i: number) => causedAt >= 0 && i > causedAt;
   let previous: { word: string; concept: Concept; index: number } | undefined;
   let asksForOne = false;
+  let causedVerb: ReadonlySet<string> | undefined;
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
     // "cluster wide", "datacenter-wide": the scope, said by the word before.
@@ -354,7 +355,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     if (verbAt(tokens, i) && !caused(i)) {
       concept.verb = true;
       if (methodOnly || groupsOf(w).some((g) => SETTING_LEADS.has(index.leads[g]!))) concept.sets = true;
-    }
+    } else if (verbAt(tokens, i) && causedVerb === undefined) causedVerb = concept.primaries;
     previous = { word: w, concept, index: i };
   });
   // "throw away the snapshot", "turn the VM back on": a verb phrase opening the request says the method.
@@ -416,6 +417,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     places: placesOf(raw, index),
     // A causative "make" makes nothing new ("make container 240 start at boot").
     createVerb: causedAt < 0 && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
+    ...(causedVerb ? { causedVerb } : {}),
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

@@ -35,6 +35,8 @@ export interface EndpointFacts {
   creates?: string | undefined;
   /** It takes no parameter for some value the query types (an address, a calendar event, a volume). */
   missesValue?: boolean;
+  /** It is named by the verb a causative introduces ("start" in "make VM 118 start when the host boots"). */
+  doesCausedVerb?: boolean;
 }
 
 /** What the ranking knows about the query. */
@@ -69,6 +71,8 @@ export interface QueryFacts {
   places?: ReadonlySet<string>;
   /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
   createVerb?: boolean;
+  /** Stems of the verb after a causative ("start" in "make VM 118 start automatically"): a behaviour to set, not an action to take. */
+  causedVerb?: ReadonlySet<string>;
 }
 
 export const FACTOR = {
@@ -112,6 +116,8 @@ export const FACTOR = {
   unknownAction: 1.3,
   /** An endpoint with nowhere to put a value the query types ("add 203.0.113.7 to the blocklist IP set": not the set's creation). */
   missesValue: 0.55,
+  /** The action a causative's verb names: "make VM 118 start when the host boots" sets a behaviour, it does not start VM 118. */
+  causedAction: 0.7,
 } as const;
 
 const WRITES = new Set(["POST", "PUT"]);
@@ -160,5 +166,6 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
     (e.creates !== undefined && !!q.namedByName?.has(e.creates)) || (e.createsGuest && q.namesGuest);
   if (namesExisting && !q.createVerb) f *= FACTOR.createInExisting;
   if (e.missesValue) f *= FACTOR.missesValue;
+  if (e.doesCausedVerb) f *= FACTOR.causedAction;
   return f;
 }

@@ -269,6 +269,7 @@ export function runSearch(
       agentCommand: index.agentCommand[id] === 1,
       createsGuest: index.createsGuest[id] === 1,
       missesValue: !takesValues(id),
+      doesCausedVerb: units.some((unit) => unit.some((t) => analysis.causedVerb?.has(t))),
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);

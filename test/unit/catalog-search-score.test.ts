@@ -119,6 +119,7 @@ describe("scoreFactor", () => {
     ],
     ["creating a group when it goes to a pool", { method: "POST", creates: "group" }, { places: new Set(["pool"]) }, 1],
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
+    ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["a place for every value typed (or none typed)", { missesValue: false }, {}, 1],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);

@@ -328,6 +328,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["disable dave@pve's account so he cannot sign in", "PUT /access/users/{userid}"],
     // After a causative "make", the next verb is the state wanted, and "make" creates nothing.
     ["make container 240 start at boot", "PUT /nodes/{node}/lxc/{vmid}/config"],
+    // ... and the action that verb names steps back: a behaviour is set, VM 118 is not started now.
+    ["make VM 118 start automatically when the host boots", "POST /nodes/{node}/qemu/{vmid}/config"],
     // In a question, "up" says it runs.
     ["is VM 220 up?", "GET /nodes/{node}/qemu/{vmid}/status/current"],
     ["how long has node pve1 been up", "GET /nodes/{node}/status"],
@@ -442,7 +444,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-heldout", true, 90.4, 98.4],
   ["search-fresh-tune", true, 81.9, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
-  ["search-fresh-sealed", true, 77.9, 98.5],
+  ["search-fresh-sealed", true, 79.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 82.4, 88.2],
@@ -454,11 +456,11 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 82.2, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 79.2, 91.7],
+  ["search-fresh5-sealed", true, 80, 91.7],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 75.8, 90.8],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 80, 95],
+  ["search-fresh7-sealed", true, 80.8, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 65, 86.7],
