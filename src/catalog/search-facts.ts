@@ -102,6 +102,35 @@ export function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
   return twins;
 }
 
+const GUEST_PATH = /^\/nodes\/\{node\}\/(qemu|lxc)\/\{vmid\}\/(.+)$/;
+
+/**
+ * Endpoints of one guest that answer one question for the two kinds of guest under different
+ * names: one has no same-path twin of the other kind, and the other's last segment, of the same
+ * method, names it among more words (a container's "interfaces", a VM agent's
+ * "network-get-interfaces").
+ */
+export function crossKindTwins(endpoints: readonly Endpoint[]): [number, number][] {
+  const keys = new Set(endpoints.map((e) => `${e.method} ${e.path}`));
+  const lone = (e: Endpoint, m: RegExpExecArray) =>
+    !keys.has(`${e.method} /nodes/{node}/${m[1] === "qemu" ? "lxc" : "qemu"}/{vmid}/${m[2]}`);
+  const out: [number, number][] = [];
+  endpoints.forEach((e, id) => {
+    const m = GUEST_PATH.exec(e.path);
+    if (!m || !lone(e, m)) return;
+    const last = m[2]!.split("/").pop()!;
+    endpoints.forEach((o, other) => {
+      if (other <= id || o.method !== e.method) return;
+      const n = GUEST_PATH.exec(o.path);
+      if (!n || n[1] === m[1] || !lone(o, n)) return;
+      const otherLast = n[2]!.split("/").pop()!;
+      const names = (a: string, b: string) => a !== b && b.split(/[-_]/).includes(a) && !a.startsWith("{");
+      if (names(last, otherLast) || names(otherLast, last)) out.push([id, other]);
+    });
+  });
+  return out;
+}
+
 /** A command of the guest agent: /nodes/{node}/qemu/{vmid}/agent and below. */
 export function isAgentCommand(e: Endpoint): boolean {
   return /\/agent(?:\/|$)/.test(e.path);

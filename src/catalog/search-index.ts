@@ -16,6 +16,7 @@ import {
   isBulk,
   isNavigation,
   isSetter,
+  crossKindTwins,
 } from "./search-facts.ts";
 
 const FIELD = {
@@ -366,6 +367,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
  * /cluster/backup/{id}) describe one kind of object, often in different words ("backup
  * schedule", "backup job definition"). Each method also gets the others' summary and
  * description words, weakly and as not its own, so the method asked for decides among them.
+ * So do a guest endpoint and its twin of the other kind of guest under another name, whose
+ * words are its own: the same method says the same of the other kind.
  */
 function addSiblingTerms(
   endpoints: readonly Endpoint[],
@@ -378,7 +381,8 @@ function addSiblingTerms(
     const key = e.path.replace(/\/\{[^{}]+\}$/, "");
     resources.set(key, [...(resources.get(key) ?? []), id]);
   });
-  for (const members of resources.values()) {
+  const twins = crossKindTwins(endpoints);
+  for (const members of [...resources.values(), ...twins]) {
     if (members.length < 2) continue;
     for (const id of members) {
       const extra = new Set<number>();
@@ -388,7 +392,7 @@ function addSiblingTerms(
         for (const field of textTerms[other]!.slice(0, 2))
           for (const item of field) for (const t of item) if (!ownTerms[id]!.has(t)) extra.add(t);
       }
-      for (const t of extra) postings.add(t, id, FIELD.sibling, true);
+      for (const t of extra) postings.add(t, id, FIELD.sibling, !twins.includes(members as [number, number]));
     }
   }
 }

@@ -1,8 +1,11 @@
 // Issue 11: the score factors, one pure function, rule by rule.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { Catalog } from "../../src/catalog/catalog.ts";
 import type { Endpoint } from "../../src/catalog/model.ts";
-import { AGENT_TWIN, agentTwins, isSetter, OWN_TWIN } from "../../src/catalog/search-facts.ts";
+import { AGENT_TWIN, agentTwins, crossKindTwins, isSetter, OWN_TWIN } from "../../src/catalog/search-facts.ts";
 import { FACTOR, scoreFactor, type EndpointFacts, type QueryFacts } from "../../src/catalog/search-score.ts";
+import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
   method: "GET",
@@ -169,6 +172,42 @@ describe("agentTwins: a guest-agent command and the guest's own action it is nam
       OWN_TWIN,
       0,
       0,
+    ]);
+  });
+});
+
+describe("crossKindTwins: one answer for the two kinds of guest under two names", () => {
+  const endpoints = (specs: [string, string][]) =>
+    specs.map(([method, path]) => ({
+      method,
+      path,
+      name: "x",
+      description: "",
+      parameters: {},
+    })) as unknown as Endpoint[];
+
+  test("a container's interfaces and a VM agent's network-get-interfaces; not what has a twin of its own path", () => {
+    const list = endpoints([
+      ["GET", "/nodes/{node}/lxc/{vmid}/interfaces"],
+      ["GET", "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"],
+      ["POST", "/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"],
+      ["GET", "/nodes/{node}/lxc/{vmid}/status/current"],
+      ["GET", "/nodes/{node}/qemu/{vmid}/status/current"],
+      ["GET", "/nodes/{node}/qemu/{vmid}/agent/get-current"],
+    ]);
+    expect(crossKindTwins(list)).toEqual([[0, 1]]);
+  });
+
+  test.skipIf(!haveSharedData("cross-kind twins", SCHEMA_FILES["9.1"].file))("PVE 9.1 has that one pair", () => {
+    const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), {
+      kind: "inline",
+      location: "9.1",
+    });
+    const pairs = crossKindTwins(catalog.endpoints).map((pair) =>
+      pair.map((id) => `${catalog.endpoints[id]!.method} ${catalog.endpoints[id]!.path}`),
+    );
+    expect(pairs).toEqual([
+      ["GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", "GET /nodes/{node}/lxc/{vmid}/interfaces"],
     ]);
   });
 });

@@ -441,7 +441,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 95, 100],
   ["dev-queries-2", true, 78, 90],
-  ["search-heldout", true, 90.4, 98.4],
+  ["search-heldout", true, 90.4, 99.2],
   ["search-fresh-tune", true, 81.9, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 79.4, 98.5],
@@ -452,7 +452,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh2-sealed", true, 71.8, 91.8],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 73, 86.5],
-  ["search-fresh3-sealed", true, 83.6, 91.8],
+  ["search-fresh3-sealed", true, 83.6, 90.4],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 82.2, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
@@ -465,5 +465,5 @@ const FLOORS: [string, boolean, number, number][] = [
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 65, 86.7],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 78.3, 90.8],
+  ["search-fresh9-sealed", true, 78.3, 91.7],
 ];
