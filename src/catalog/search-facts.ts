@@ -102,6 +102,35 @@ export function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
   return twins;
 }
 
+/**
+ * A list's parameter that filters it by kind: "Only list content of this type.", "Only list
+ * storage of specific type", "Only list specific interface types." (not "Only list stores which
+ * support this content type": that filters by what an item holds).
+ */
+const KIND_FILTER = /^only list (?:[\w ]+? of (?:a |this |specific |specified )+types?|specific (?:\w+ )?types?)\b/i;
+
+/**
+ * Per endpoint, the kinds its object may be when it is an item of a list (the list's path and a
+ * placeholder): the values of the list's filter by kind, from the schema's enum and from the
+ * values the docs define (`listValues`). A volume of a storage's content is a backup, an ISO
+ * image, a container template...
+ */
+export function itemKinds(endpoints: readonly Endpoint[], listValues: readonly (readonly string[])[] = []): string[][] {
+  const kindsOf = new Map<string, string[]>();
+  endpoints.forEach((e, id) => {
+    if (e.method !== "GET") return;
+    const filters = Object.values(e.parameters).filter((p) => KIND_FILTER.test(p.description ?? ""));
+    if (filters.length === 0) return;
+    const kinds = filters.flatMap((p) => (p.enum ?? []).filter((v): v is string => typeof v === "string"));
+    // The docs define values by parameter name; a list with a kind filter is read as defining its kinds.
+    kindsOf.set(e.path, [...kinds, ...(listValues[id] ?? [])]);
+  });
+  return endpoints.map((e) => {
+    const list = /\/\{[^{}]+\}$/.test(e.path) ? kindsOf.get(e.path.replace(/\/\{[^{}]+\}$/, "")) : undefined;
+    return list ?? [];
+  });
+}
+
 const GUEST_PATH = /^\/nodes\/\{node\}\/(qemu|lxc)\/\{vmid\}\/(.+)$/;
 
 /**

@@ -17,6 +17,7 @@ import {
   isNavigation,
   isSetter,
   crossKindTwins,
+  itemKinds,
 } from "./search-facts.ts";
 
 const FIELD = {
@@ -174,7 +175,11 @@ const IDENTIFIER_FIELDS = ["lastSegment", "segment", "name", "paramName", "enumV
  */
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
-  const fieldsOf = endpoints.map((e, id) => endpointFields(e, docs?.texts[id] ?? [], docs?.values?.[id] ?? []));
+  // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
+  const kinds = itemKinds(endpoints, docs?.values);
+  const fieldsOf = endpoints.map((e, id) =>
+    endpointFields(e, docs?.texts[id] ?? [], [...(docs?.values?.[id] ?? []), ...kinds[id]!]),
+  );
   const vocabulary = new Map<string, number>();
   const allGroups = [
     ...EQUIVALENT_GROUPS,

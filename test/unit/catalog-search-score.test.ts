@@ -3,7 +3,14 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import type { Endpoint } from "../../src/catalog/model.ts";
-import { AGENT_TWIN, agentTwins, crossKindTwins, isSetter, OWN_TWIN } from "../../src/catalog/search-facts.ts";
+import {
+  AGENT_TWIN,
+  agentTwins,
+  crossKindTwins,
+  isSetter,
+  itemKinds,
+  OWN_TWIN,
+} from "../../src/catalog/search-facts.ts";
 import { FACTOR, scoreFactor, type EndpointFacts, type QueryFacts } from "../../src/catalog/search-score.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
@@ -209,5 +216,31 @@ describe("crossKindTwins: one answer for the two kinds of guest under two names"
     expect(pairs).toEqual([
       ["GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", "GET /nodes/{node}/lxc/{vmid}/interfaces"],
     ]);
+  });
+});
+
+describe("itemKinds: an item of a list filtered by kind is of one of those kinds", () => {
+  const endpoint = (method: string, path: string, parameters: Record<string, unknown> = {}) =>
+    ({ method, path, name: "x", description: "", parameters }) as unknown as Endpoint;
+
+  test("the schema's enum and the docs' values of the list's kind filter, for every method of an item", () => {
+    const list = [
+      endpoint("GET", "/storage", {
+        type: { description: "Only list storage of specific type", enum: ["nfs", "dir"] },
+      }),
+      endpoint("PUT", "/storage/{storage}"),
+      endpoint("GET", "/nodes/{node}/storage/{storage}/content", {
+        content: { description: "Only list content of this type." },
+      }),
+      endpoint("PUT", "/nodes/{node}/storage/{storage}/content/{volume}"),
+      // A filter by what an item holds is no kind of the item.
+      endpoint("GET", "/nodes/{node}/storage", {
+        content: { description: "Only list stores which support this content type.", enum: ["iso"] },
+      }),
+      endpoint("GET", "/nodes/{node}/storage/{storage}"),
+      endpoint("GET", "/storage/{storage}/other"),
+    ];
+    const docsValues = [[], [], ["backup", "iso"], [], ["iso"], [], []];
+    expect(itemKinds(list, docsValues)).toEqual([[], ["nfs", "dir"], [], ["backup", "iso"], [], [], []]);
   });
 });
