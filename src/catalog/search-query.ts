@@ -18,6 +18,7 @@ import {
   LXC_WORDS,
   NODE_WORDS,
   markContext,
+  markPrevented,
   opensWithEnglishVerb,
   opensWithVerb,
   PARTICLES,
@@ -152,6 +153,7 @@ const DESCRIPTION_WEIGHT = 0.6;
 export function analyzeQuery(index: SearchIndex, query: string, described?: string): QueryAnalysis {
   const typed = tokenize(index, query);
   markContext(typed.tokens, query);
+  markPrevented(typed.tokens);
   const { namesValue, named, namedByName } = typed;
   const tokens = described
     ? [
@@ -299,6 +301,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   let previous: { word: string; concept: Concept; index: number } | undefined;
   let asksForOne = false;
   let causedVerb: ReadonlySet<string> | undefined;
+  const prevented = new Set<string>();
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
     // "cluster wide", "datacenter-wide": the scope, said by the word before.
@@ -352,7 +355,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     }
     const concept = wordConcept(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
-    if (verbAt(tokens, i) && !caused(i)) {
+    if (tokens[i]!.prevented) {
+      for (const [term, w] of concept.terms) if (w >= EQUIVALENT_WEIGHT) prevented.add(term);
+    } else if (verbAt(tokens, i) && !caused(i)) {
       concept.verb = true;
       if (methodOnly || groupsOf(w).some((g) => SETTING_LEADS.has(index.leads[g]!))) concept.sets = true;
     } else if (verbAt(tokens, i) && causedVerb === undefined) causedVerb = concept.primaries;
@@ -397,9 +402,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // A write that sets something: a parameter of a setting endpoint may be what is asked
   // (search-params.ts). So may a request that opens with an English verb of no known method
   // ("cap VM 122 at half a CPU", "use noVNC as the default console").
+  // So does one that keeps something from happening ("guard VM 123 against removal"): protection is a setting.
   const setting =
     (methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets)) ||
-    (!methodStated && opensWithEnglishVerb(typed.tokens));
+    (!methodStated && opensWithEnglishVerb(typed.tokens)) ||
+    (prevented.size > 0 && !QUESTION_WORDS.has(typed.tokens[0]?.word ?? ""));
   return {
     concepts,
     method,
@@ -418,6 +425,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     // A causative "make" makes nothing new ("make container 240 start at boot").
     createVerb: causedAt < 0 && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
     ...(causedVerb ? { causedVerb } : {}),
+    ...(prevented.size ? { prevented } : {}),
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

@@ -37,6 +37,8 @@ export interface EndpointFacts {
   missesValue?: boolean;
   /** It is named by the verb a causative introduces ("start" in "make VM 118 start when the host boots"). */
   doesCausedVerb?: boolean;
+  /** It does what the query keeps from happening (a DELETE for "stop anyone from deleting container 310"). */
+  doesPrevented?: boolean;
 }
 
 /** What the ranking knows about the query. */
@@ -71,6 +73,8 @@ export interface QueryFacts {
   places?: ReadonlySet<string>;
   /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
   createVerb?: boolean;
+  /** Stems of the action the query keeps from happening ("delet", "remov"... for "guard VM 123 against removal"). */
+  prevented?: ReadonlySet<string>;
   /** Stems of the verb after a causative ("start" in "make VM 118 start automatically"): a behaviour to set, not an action to take. */
   causedVerb?: ReadonlySet<string>;
 }
@@ -118,6 +122,8 @@ export const FACTOR = {
   missesValue: 0.55,
   /** The action a causative's verb names: "make VM 118 start when the host boots" sets a behaviour, it does not start VM 118. */
   causedAction: 0.7,
+  /** What the query keeps from happening: "guard VM 123 against removal" does not remove VM 123. */
+  preventedAction: 0.6,
 } as const;
 
 const WRITES = new Set(["POST", "PUT"]);
@@ -167,5 +173,6 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (namesExisting && !q.createVerb) f *= FACTOR.createInExisting;
   if (e.missesValue) f *= FACTOR.missesValue;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
+  if (e.doesPrevented) f *= FACTOR.preventedAction;
   return f;
 }

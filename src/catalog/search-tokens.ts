@@ -118,6 +118,8 @@ export interface Token {
   inName?: boolean;
   /** Part of a statement of the situation before the request ("pve7 is powered off, ..."): no verb of it. */
   context?: boolean;
+  /** What the request keeps from happening ("deleting" in "stop anyone from deleting container 310"). */
+  prevented?: boolean;
 }
 
 /** A chunk that is a name rather than a word: a number or ID, a path, CamelCase or quoted ("PVEAuditor", "'web'"). */
@@ -216,6 +218,39 @@ export function markContext(tokens: Token[], query: string): void {
   for (let k = 0; k < lastWords && k < tokens.length; k++) {
     tokens[k] = { ...tokens[k]!, weight: tokens[k]!.weight * ASIDE_WEIGHT, context: true };
   }
+}
+
+/** "stop" in "stop anyone from deleting container 310" says "prevent": it names no endpoint. */
+const PREVENTING_WEIGHT = 0.2;
+
+/** Words that may stand between "from" and the action kept from happening ("from ever being pruned"). */
+const BEFORE_ACTION = new Set(["ever", "being", "getting", "accidentally", "accidental", "unintentionally", "again"]);
+
+/**
+ * "guard VM 123 against accidental removal", "stop anyone from accidentally deleting container
+ * 310", "keep the backup from ever being pruned", "so pruning never deletes it": the action
+ * after "against", after "from" as a gerund or participle, or after "never", is what the
+ * request keeps from happening, not what it asks for.
+ */
+export function markPrevented(tokens: Token[]): void {
+  tokens.forEach((t, k) => {
+    if (t.word !== "against" && t.word !== "from" && t.word !== "never") return;
+    let j = k + 1;
+    while (BEFORE_ACTION.has(tokens[j]?.word ?? "")) j++;
+    const action = tokens[j];
+    if (!action || action.literal || STOPWORDS.has(action.word)) return;
+    // "from a template", "from node pve1": a place, not an action.
+    if (t.word === "from" && !/(?:ing|ed)$/.test(action.word) && tokens[j - 1]?.word !== "being") return;
+    tokens[j] = { ...action, prevented: true };
+    // "stop anyone from deleting", "keep the backup from being pruned": the verb that opens the
+    // clause says "prevent", not its own action.
+    if (t.word !== "from") return;
+    for (let b = k - 1; b >= 0; b--) {
+      if (!tokens[b]!.clauseStart) continue;
+      tokens[b] = { ...tokens[b]!, context: true, weight: tokens[b]!.weight * PREVENTING_WEIGHT };
+      break;
+    }
+  });
 }
 
 /**

@@ -128,6 +128,9 @@ function paramLift(
   return lift;
 }
 
+/** The stem of "delete": an action kept from happening that is a delete keeps DELETEs back. */
+const DELETE_STEM = "delet";
+
 /** Above any score: pinned endpoints sort first. */
 const PINNED = 1e6;
 /**
@@ -270,6 +273,10 @@ export function runSearch(
       createsGuest: index.createsGuest[id] === 1,
       missesValue: !takesValues(id),
       doesCausedVerb: units.some((unit) => unit.some((t) => analysis.causedVerb?.has(t))),
+      doesPrevented:
+        analysis.prevented !== undefined &&
+        (units.some((unit) => unit.some((t) => analysis.prevented!.has(t))) ||
+          (e.method === "DELETE" && analysis.prevented.has(DELETE_STEM))),
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);

@@ -130,6 +130,7 @@ describe("scoreFactor", () => {
     ["creating a group when it goes to a pool", { method: "POST", creates: "group" }, { places: new Set(["pool"]) }, 1],
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
+    ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],
     ["a place for every value typed (or none typed)", { missesValue: false }, {}, 1],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);

@@ -13,7 +13,7 @@ import {
   statedMethod,
   tokenize,
 } from "../../src/catalog/search.ts";
-import { markContext, opensWithVerb } from "../../src/catalog/search-tokens.ts";
+import { markContext, markPrevented, opensWithVerb } from "../../src/catalog/search-tokens.ts";
 import { stem } from "../../src/catalog/stem.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -358,6 +358,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
       "when would the calendar event 'mon..fri 22:00' fire next? list the upcoming times",
       "GET /cluster/jobs/schedule-analyze",
     ],
+    // What a request keeps from happening is set, not done: the container's protection, not its removal or stop.
+    ["stop anyone from accidentally deleting container 310", "PUT /nodes/{node}/lxc/{vmid}/config"],
   ])("%s", (query, expected) => {
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });
@@ -375,6 +377,30 @@ describe("words said aside", () => {
     const aside = tokens.find((t) => stem(t.word) === word)!;
     expect(aside.weight).toBe(0.5);
     expect(tokens[0]!.weight).toBe(1);
+  });
+});
+
+describe("what a request keeps from happening", () => {
+  const index = buildSearchIndex([]);
+  const marked = (query: string) => {
+    const tokens = tokenize(index, query).tokens;
+    markPrevented(tokens);
+    return {
+      prevented: tokens.filter((t) => t.prevented).map((t) => t.word),
+      preventing: tokens.filter((t) => t.context).map((t) => t.word),
+    };
+  };
+  test.each([
+    ["guard VM 123 against accidental removal", ["removal"], []],
+    // After "from", a gerund or participle; the verb opening the clause then says "prevent".
+    ["stop anyone from accidentally deleting container 310", ["deleting"], ["stop"]],
+    ["keep the backup from ever being pruned", ["pruned"], ["keep"]],
+    ["mark it protected so pruning never deletes it", ["deletes"], []],
+    // "from" before a place or a source: nothing is kept from happening.
+    ["clone VM 100 from a template", [], []],
+    ["migrate everything from node pve1", [], []],
+  ])("%s", (query, prevented, preventing) => {
+    expect(marked(query)).toEqual({ prevented, preventing });
   });
 });
 
@@ -455,19 +481,19 @@ const FLOORS: [string, boolean, number, number][] = [
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 71.8, 91.8],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 73, 86.5],
+  ["search-fresh3-tune", true, 73, 87.8],
   ["search-fresh3-sealed", true, 83.6, 90.4],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 83.2, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 80, 92.5],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 75.8, 90.8],
+  ["search-fresh6-sealed", true, 75.8, 91.7],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 81.7, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 65.8, 87.5],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 78.3, 91.7],
+  ["search-fresh9-sealed", true, 79.2, 92.5],
 ];
