@@ -56,6 +56,23 @@ const VERB_WEIGHT = 0.5;
 /** Groups whose verbs ask to set something rather than to act. */
 const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
 const CAUSATIVES = new Set(["make", "let", "have"]);
+/** Words before "run" that make it an action someone takes ("how do I run", "can we run", "to run"). */
+const DOERS = new Set([
+  "i",
+  "we",
+  "you",
+  "they",
+  "to",
+  "do",
+  "does",
+  "can",
+  "could",
+  "should",
+  "would",
+  "will",
+  "and",
+  "or",
+]);
 /** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
 const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
 
@@ -161,9 +178,15 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
         ...tokenize(index, described).tokens.map((t) => ({ ...t, weight: t.weight * DESCRIPTION_WEIGHT })),
       ]
     : typed.tokens;
-  // "is container 110 up?", "how long has the host been up": in a question, "up" says it runs.
+  // "is container 110 up?", "how long has the host been up": in a question, "up" says it runs;
+  // so does "run" after what runs ("which containers run on this node"), unlike "how do I run".
   const opensWithQuestion = QUESTION_WORDS.has(tokens[0]?.word ?? "");
-  const raw = tokens.map((t) => (opensWithQuestion && t.word === "up" && !t.literal && !t.inName ? "running" : t.word));
+  const says = (t: (typeof tokens)[number], k: number) =>
+    opensWithQuestion &&
+    !t.literal &&
+    !t.inName &&
+    (t.word === "up" || ((t.word === "run" || t.word === "runs") && !DOERS.has(tokens[k - 1]?.word ?? "")));
+  const raw = tokens.map((t, k) => (says(t, k) ? "running" : t.word));
 
   const concepts: Concept[] = [];
   const byKey = new Map<string, Concept>();

@@ -337,6 +337,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     // In a question, "up" says it runs.
     ["is VM 220 up?", "GET /nodes/{node}/qemu/{vmid}/status/current"],
     ["how long has node pve1 been up", "GET /nodes/{node}/status"],
+    // ... and "run" after what runs: a state, not a command to run.
+    ["which containers run on this node", "GET /nodes/{node}/lxc"],
     // The keys of a property string and their values name settings: `cache` of scsi[n], `nesting` of `features`.
     ["switch the disk of VM 120 to writeback cache", "POST /nodes/{node}/qemu/{vmid}/config"],
     ["enable nesting in container 140", "PUT /nodes/{node}/lxc/{vmid}/config"],
@@ -479,7 +481,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 81.2, 88.2],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 71.8, 91.8],
+  ["search-fresh2-sealed", true, 74.1, 91.8],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 73, 87.8],
   ["search-fresh3-sealed", true, 83.6, 90.4],
