@@ -122,6 +122,33 @@ export interface Token {
   prevented?: boolean;
 }
 
+/** How much a name counts ("test" in "a snapshot called test"). */
+const NAME_WEIGHT = 0.3;
+
+/**
+ * "security group webservers", "vnet prod", "HA rule keep-together": a word the API does not
+ * know, right after the noun of one of its collections, names an item of it.
+ */
+function nameAfterCollection(index: SearchIndex, before: string | undefined, chunk: string): boolean {
+  if (before === undefined || !/^[a-z][a-z0-9-]*$/.test(chunk)) return false;
+  if (!index.collectionStems.has(stem(before.toLowerCase(), index.stems))) return false;
+  const known = (w: string) =>
+    STOPWORDS.has(w) ||
+    PREPOSITIONS.has(w) ||
+    index.vocabulary.has(w) ||
+    index.groupsOfWord.has(w) ||
+    index.postings.has(stem(w, index.stems));
+  // An adverb ("disable a storage temporarily") says how, it names nothing.
+  return !known(chunk) && !words(chunk).every(known) && !/ly$/.test(chunk);
+}
+
+/** English prepositions the stop words leave out: none of them is a name ("tasks across the cluster"). */
+const PREPOSITIONS = new Set(
+  "aboard above across after against along amid among around before behind below beneath beside besides between beyond despite down during except inside near off onto opposite out outside past since through throughout till toward towards underneath unlike until up upon versus within without".split(
+    " ",
+  ),
+);
+
 /** A chunk that is a name rather than a word: a number or ID, a path, CamelCase or quoted ("PVEAuditor", "'web'"). */
 function isValue(chunk: string, base: number): boolean {
   return base < 1 || /\d/.test(chunk) || /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) || /^["'].+["'][.,;:!?]*$/.test(chunk);
@@ -145,8 +172,11 @@ export function tokenize(
   const namedByName = new Set<string>();
   const chunks = queryChunks(query);
   const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
+  const names = chunks.map((chunk, k) => nameAfterCollection(index, chunks[k - 1], chunk));
+  const baseOf = (chunk: string, k: number) =>
+    /^(called|named)$/i.test(chunks[k - 1] ?? "") || names[k] ? NAME_WEIGHT : chunkWeight(chunk);
   chunks.forEach((chunk, k) => {
-    if (!isValue(chunk, chunkWeight(chunk))) return;
+    if (!isValue(chunk, baseOf(chunk, k))) return;
     // "a group called web": the kind is the word before "called"/"named".
     const before = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? chunks[k - 2] : chunks[k - 1];
     for (const near of [before, chunks[k + 1]]) {
@@ -157,8 +187,8 @@ export function tokenize(
     }
   });
   chunks.forEach((chunk, k) => {
-    // "a snapshot called test": what follows "called" is a name.
-    const base = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? 0.3 : chunkWeight(chunk);
+    // "a snapshot called test", "security group webservers": a name.
+    const base = baseOf(chunk, k);
     if (isValue(chunk, base)) namesValue = true;
     const chunkWords = words(chunk);
     // "local-lvm" is a name, "cloud-init" a word of the API.
