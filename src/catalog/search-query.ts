@@ -56,6 +56,8 @@ const VERB_WEIGHT = 0.5;
 /** Groups whose verbs ask to set something rather than to act. */
 const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
 const CAUSATIVES = new Set(["make", "let", "have"]);
+/** Words that ask for a picture rather than data ("image" is also a disk image). */
+const PICTURE_WORDS = new Set(["graph", "graphs", "chart", "charts", "png", "plot", "picture", "diagram"]);
 /** Words before "run" that make it an action someone takes ("how do I run", "can we run", "to run"). */
 const DOERS = new Set([
   "i",
@@ -449,6 +451,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     createVerb: causedAt < 0 && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
+    asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

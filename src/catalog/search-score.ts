@@ -39,6 +39,8 @@ export interface EndpointFacts {
   doesCausedVerb?: boolean;
   /** It does what the query keeps from happening (a DELETE for "stop anyone from deleting container 310"). */
   doesPrevented?: boolean;
+  /** It answers with a picture ("Read VM RRD statistics (returns PNG)"), not data. */
+  returnsImage?: boolean;
 }
 
 /** What the ranking knows about the query. */
@@ -73,6 +75,8 @@ export interface QueryFacts {
   places?: ReadonlySet<string>;
   /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
   createVerb?: boolean;
+  /** It asks for a picture (a graph, a chart, a PNG). */
+  asksImage?: boolean;
   /** Stems of the action the query keeps from happening ("delet", "remov"... for "guard VM 123 against removal"). */
   prevented?: ReadonlySet<string>;
   /** Stems of the verb after a causative ("start" in "make VM 118 start automatically"): a behaviour to set, not an action to take. */
@@ -124,6 +128,8 @@ export const FACTOR = {
   causedAction: 0.7,
   /** What the query keeps from happening: "guard VM 123 against removal" does not remove VM 123. */
   preventedAction: 0.6,
+  /** A picture, when data is asked for: "usage history of storage local-zfs" is rrddata, not the rrd PNG. */
+  imageUnasked: 0.9,
 } as const;
 
 const WRITES = new Set(["POST", "PUT"]);
@@ -174,5 +180,6 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.missesValue) f *= FACTOR.missesValue;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
+  if (e.returnsImage && !q.asksImage) f *= FACTOR.imageUnasked;
   return f;
 }

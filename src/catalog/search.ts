@@ -273,6 +273,7 @@ export function runSearch(
       createsGuest: index.createsGuest[id] === 1,
       missesValue: !takesValues(id),
       doesCausedVerb: units.some((unit) => unit.some((t) => analysis.causedVerb?.has(t))),
+      returnsImage: index.returnsImage[id] === 1,
       doesPrevented:
         analysis.prevented !== undefined &&
         (units.some((unit) => unit.some((t) => analysis.prevented!.has(t))) ||

@@ -131,6 +131,8 @@ describe("scoreFactor", () => {
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],
+    ["a picture, data asked for", { returnsImage: true }, {}, FACTOR.imageUnasked],
+    ["a picture, a graph asked for", { returnsImage: true }, { asksImage: true }, 1],
     ["a place for every value typed (or none typed)", { missesValue: false }, {}, 1],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);

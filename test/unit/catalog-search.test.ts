@@ -362,6 +362,9 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ],
     // What a request keeps from happening is set, not done: the container's protection, not its removal or stop.
     ["stop anyone from accidentally deleting container 310", "PUT /nodes/{node}/lxc/{vmid}/config"],
+    // A picture only when one is asked for.
+    ["usage history of storage local-zfs", "GET /nodes/{node}/storage/{storage}/rrddata"],
+    ["CPU graph of node pve2 as a PNG image", "GET /nodes/{node}/rrd"],
   ])("%s", (query, expected) => {
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });
@@ -502,7 +505,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 81.2, 88.2],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 74.1, 91.8],
+  ["search-fresh2-sealed", true, 75.3, 91.8],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 73, 87.8],
   ["search-fresh3-sealed", true, 83.6, 90.4],
@@ -511,7 +514,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 80, 92.5],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 76.7, 91.7],
+  ["search-fresh6-sealed", true, 77.5, 91.7],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 81.7, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
