@@ -431,7 +431,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const setting =
     (methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets)) ||
     (!methodStated && opensWithEnglishVerb(typed.tokens)) ||
-    (prevented.size > 0 && !QUESTION_WORDS.has(typed.tokens[0]?.word ?? ""));
+    (typed.tokens.some((t) => t.prevented === "kept") && !QUESTION_WORDS.has(typed.tokens[0]?.word ?? ""));
   return {
     concepts,
     method,

@@ -119,7 +119,8 @@ export interface Token {
   /** Part of a statement of the situation before the request ("pve7 is powered off, ..."): no verb of it. */
   context?: boolean;
   /** What the request keeps from happening ("deleting" in "stop anyone from deleting container 310"). */
-  prevented?: boolean;
+  /** What the request keeps from happening ("kept": "deleting" in "stop anyone from deleting container 310"), or does without ("without": "applying" in "show the SDN changes without applying them"). */
+  prevented?: "kept" | "without";
 }
 
 /** How much a name counts ("test" in "a snapshot called test"). */
@@ -264,6 +265,7 @@ const BEFORE_ACTION = new Set(["ever", "being", "getting", "accidentally", "acci
  */
 export function markPrevented(tokens: Token[]): void {
   tokens.forEach((t, k) => {
+    if (t.word === "without") return markWithout(tokens, k);
     if (t.word !== "against" && t.word !== "from" && t.word !== "never") return;
     let j = k + 1;
     while (BEFORE_ACTION.has(tokens[j]?.word ?? "")) j++;
@@ -271,7 +273,7 @@ export function markPrevented(tokens: Token[]): void {
     if (!action || action.literal || STOPWORDS.has(action.word)) return;
     // "from a template", "from node pve1": a place, not an action.
     if (t.word === "from" && !/(?:ing|ed)$/.test(action.word) && tokens[j - 1]?.word !== "being") return;
-    tokens[j] = { ...action, prevented: true };
+    tokens[j] = { ...action, prevented: "kept" };
     // "stop anyone from deleting", "keep the backup from being pruned": the verb that opens the
     // clause says "prevent", not its own action.
     if (t.word !== "from") return;
@@ -281,6 +283,22 @@ export function markPrevented(tokens: Token[]): void {
       break;
     }
   });
+}
+
+/**
+ * "kill container 227 without a clean shutdown", "show what the SDN change would do without
+ * applying it": what follows "without" is not to happen either; a gerund, or a noun with the
+ * word before it.
+ */
+function markWithout(tokens: Token[], at: number): void {
+  let j = at + 1;
+  while (j < tokens.length && STOPWORDS.has(tokens[j]!.word)) j++;
+  const first = tokens[j];
+  if (!first || first.literal) return;
+  tokens[j] = { ...first, prevented: "without" };
+  const next = tokens[j + 1];
+  if (!/ing$/.test(first.word) && next && !next.literal && !STOPWORDS.has(next.word))
+    tokens[j + 1] = { ...next, prevented: "without" };
 }
 
 /**

@@ -422,6 +422,9 @@ describe("what a request keeps from happening", () => {
     ["stop anyone from accidentally deleting container 310", ["deleting"], ["stop"]],
     ["keep the backup from ever being pruned", ["pruned"], ["keep"]],
     ["mark it protected so pruning never deletes it", ["deletes"], []],
+    // What the request does without: a gerund, or a noun with the word before it.
+    ["kill container 227 without a clean shutdown", ["clean", "shutdown"], []],
+    ["show the pending SDN changes without applying them", ["applying"], []],
     // "from" before a place or a source: nothing is kept from happening.
     ["clone VM 100 from a template", [], []],
     ["migrate everything from node pve1", [], []],
@@ -521,5 +524,5 @@ const FLOORS: [string, boolean, number, number][] = [
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 65.8, 87.5],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 79.2, 92.5],
+  ["search-fresh9-sealed", true, 80, 92.5],
 ];
