@@ -73,6 +73,8 @@ export interface SearchIndex {
   creates: (string | undefined)[];
   /** Every stem some collection is named by. */
   collectionStems: Set<string>;
+  /** For an item of such a list (its path and a placeholder): the stem of what the list holds. */
+  itemOf: (string | undefined)[];
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
@@ -349,6 +351,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     collectionOf,
     creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
     collectionStems: new Set(listed.values()),
+    itemOf: endpoints.map((e) =>
+      /\/\{[^{}]+\}$/.test(e.path) ? listed.get(e.path.replace(/\/\{[^{}]+\}$/, "")) : undefined,
+    ),
     vocabulary,
     groups,
     groupsOfWord,

@@ -128,6 +128,22 @@ function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
   return places;
 }
 
+/**
+ * The lists a query asks for whole: a collection's noun in the plural ("which DNS challenge
+ * plugins"), or after "all"/"every" ("every IP set").
+ */
+function listsAskedOf(raw: readonly string[], index: SearchIndex): Set<string> {
+  const lists = new Set<string>();
+  raw.forEach((w, i) => {
+    const s = stem(w, index.stems);
+    if (!index.collectionStems.has(s)) return;
+    const plural = w.length > s.length && /s$/.test(w) && !/ss$/.test(w);
+    const all = ALL_WORDS.has(raw[i - 1] ?? "") || ALL_WORDS.has(raw[i - 2] ?? "");
+    if (plural || all) lists.add(s);
+  });
+  return lists;
+}
+
 /** The groups a verb phrase means when its object is a machine, and when it is a feature. */
 const MACHINE_SENSE = new Set(["start", "shutdown"]);
 const FEATURE_SENSE = new Set(["enable", "disable"]);
@@ -452,6 +468,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
+    listsAsked: listsAskedOf(raw, index),
     question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
     namesGuest,
     setting,

@@ -39,6 +39,8 @@ export interface EndpointFacts {
   doesCausedVerb?: boolean;
   /** It does what the query keeps from happening (a DELETE for "stop anyone from deleting container 310"). */
   doesPrevented?: boolean;
+  /** For an item of a list: the stem of what the list holds ("plugin" for /cluster/acme/plugins/{id}). */
+  itemOf?: string | undefined;
   /** It answers with a picture ("Read VM RRD statistics (returns PNG)"), not data. */
   returnsImage?: boolean;
 }
@@ -75,6 +77,8 @@ export interface QueryFacts {
   places?: ReadonlySet<string>;
   /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
   createVerb?: boolean;
+  /** Stems of the lists it asks for whole: a collection's noun in the plural, or after "all"/"every". */
+  listsAsked?: ReadonlySet<string>;
   /** It asks for a picture (a graph, a chart, a PNG). */
   asksImage?: boolean;
   /** Stems of the action the query keeps from happening ("delet", "remov"... for "guard VM 123 against removal"). */
@@ -92,6 +96,8 @@ export const FACTOR = {
   websocket: 0.7,
   /** A list is likelier wanted than one item of it when nothing names one. */
   itemUnasked: 0.9,
+  /** One item, when the query names its list in the plural or asks for all of them ("which DNS plugins are configured"). */
+  itemForList: 0.8,
   /** The list, when the query names one of its items ("the PVEAuditor role"). */
   collectionForOne: 0.8,
   notTheGuest: 0.85,
@@ -146,6 +152,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.websocket) f *= FACTOR.websocket;
   // "every rule of the host firewall on pve2": "every" asks for the list, whatever the value names.
   if ((!q.oneItem || q.asksForAll) && e.method === "GET" && e.item) f *= FACTOR.itemUnasked;
+  if (q.listsAsked && e.method === "GET" && e.item && e.itemOf !== undefined && q.listsAsked.has(e.itemOf))
+    f *= FACTOR.itemForList;
   if (e.collectionOf !== undefined && q.named.has(e.collectionOf)) f *= FACTOR.collectionForOne;
   // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
   if (!e.oneGuest && q.namesGuest && (q.guest === "qemu" || q.guest === "lxc")) f *= FACTOR.notTheGuest;

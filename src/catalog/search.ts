@@ -258,6 +258,7 @@ export function runSearch(
       oneGuest: index.oneGuest[id] === 1,
       item: index.itemOfCollection[id] === 1,
       collectionOf: index.collectionOf[id],
+      itemOf: index.itemOf[id],
       creates: index.creates[id],
       navigation: index.navigation[id] === 1,
       websocket: index.websocket[id] === 1,

@@ -132,6 +132,18 @@ describe("scoreFactor", () => {
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],
     ["a picture, data asked for", { returnsImage: true }, {}, FACTOR.imageUnasked],
+    [
+      "one item, its list asked for in the plural",
+      { item: true, itemOf: "plugin" },
+      { oneItem: true, listsAsked: new Set(["plugin"]) },
+      FACTOR.itemForList,
+    ],
+    [
+      "one item, another list asked for",
+      { item: true, itemOf: "plugin" },
+      { oneItem: true, listsAsked: new Set(["rule"]) },
+      1,
+    ],
     ["a picture, a graph asked for", { returnsImage: true }, { asksImage: true }, 1],
     ["a place for every value typed (or none typed)", { missesValue: false }, {}, 1],
   ])("%s", (_name, e, q, expected) => {

@@ -362,6 +362,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ],
     // What a request keeps from happening is set, not done: the container's protection, not its removal or stop.
     ["stop anyone from accidentally deleting container 310", "PUT /nodes/{node}/lxc/{vmid}/config"],
+    // A list's noun in the plural asks for the list, not one item of it.
+    ["which DNS challenge plugins are configured for ACME", "GET /cluster/acme/plugins"],
     // A picture only when one is asked for.
     ["usage history of storage local-zfs", "GET /nodes/{node}/storage/{storage}/rrddata"],
     ["CPU graph of node pve2 as a PNG image", "GET /nodes/{node}/rrd"],
@@ -506,7 +508,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh-sealed", true, 79.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
-  ["search-fresh2-tune", true, 81.2, 88.2],
+  ["search-fresh2-tune", true, 82.4, 88.2],
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 75.3, 91.8],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
