@@ -469,7 +469,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...(prevented.size ? { prevented } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index),
-    question: stated !== undefined && QUESTION_WORDS.has(tokens[stated.at]!.word) && method === "GET",
+    // "when its node boots" inside a request is no question: a question opens with its word.
+    question: stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word) && method === "GET",
     namesGuest,
     setting,
   };

@@ -121,7 +121,7 @@ export const FACTOR = {
   /** A guest-agent command, when the query names neither a guest nor the agent. */
   agentWithoutGuest: 0.75,
   /** A write, when the query is a question about what is. */
-  writeForQuestion: 0.75,
+  writeForQuestion: 0.6,
   /** Creating a guest, when the query names an existing guest as the place of what it asks. */
   createInExisting: 0.7,
   /** A read, when the query states a verb that changes something. */

@@ -362,6 +362,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ],
     // What a request keeps from happening is set, not done: the container's protection, not its removal or stop.
     ["stop anyone from accidentally deleting container 310", "PUT /nodes/{node}/lxc/{vmid}/config"],
+    // ... and "when its node boots" inside a request makes no question of it.
+    ["stop container 118 from starting automatically when its node boots", "PUT /nodes/{node}/lxc/{vmid}/config"],
     // A list's noun in the plural asks for the list, not one item of it.
     ["which DNS challenge plugins are configured for ACME", "GET /cluster/acme/plugins"],
     // A picture only when one is asked for.
@@ -502,8 +504,8 @@ const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 95, 100],
   ["dev-queries-2", true, 78, 91],
-  ["search-heldout", true, 90.4, 99.2],
-  ["search-fresh-tune", true, 81.9, 93.1],
+  ["search-heldout", true, 91.2, 99.2],
+  ["search-fresh-tune", true, 83.3, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 79.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
@@ -519,7 +521,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 80, 92.5],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 77.5, 91.7],
+  ["search-fresh6-sealed", true, 79.2, 91.7],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 81.7, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
