@@ -127,6 +127,10 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
 
 /** Most docs examples whose words describe one shell command. */
 const MAX_SHELL_EXAMPLES = 3;
+/** Beyond that many, most sections they stand under whose titles still describe it. */
+const MAX_SHELL_TITLES = 2;
+/** "lspci on pve1", "dmesg at node3": the host named after the command line. */
+const HOST_PREPOSITIONS = new Set(["on", "at"]);
 
 /**
  * A shell command the docs show ("vgs", "ceph osd set noout", "uname -r"): no API call, but
@@ -136,10 +140,12 @@ const MAX_SHELL_EXAMPLES = 3;
  * only the command word matches and more than options follow, its examples say nothing of this
  * use of it.
  */
-function shellCommand(query: string, lower: readonly string[], cli: CliTable): RecognizedForm | undefined {
-  const command = lower[0] ?? "";
+function shellCommand(query: string, typed: readonly string[], cli: CliTable): RecognizedForm | undefined {
+  const command = typed[0] ?? "";
   const examples = cli.shell?.get(command);
   if (!examples) return undefined;
+  // "lspci on pve1": the host it runs on is no part of the command line.
+  const lower = typed.length >= 3 && HOST_PREPOSITIONS.has(typed[typed.length - 2]!) ? typed.slice(0, -2) : typed;
   const next = lower[1];
   if (next !== undefined && !/^[-/|]/.test(next) && !examples.some((e) => e.words[1] === next)) return undefined;
   const shared = (words: readonly string[]) => {
@@ -150,8 +156,13 @@ function shellCommand(query: string, lower: readonly string[], cli: CliTable): R
   const best = Math.max(...examples.map((e) => shared(e.words)));
   if (best === 1 && lower.slice(1).some((t) => !t.startsWith("-"))) return undefined;
   const nearest = examples.filter((e) => shared(e.words) === best);
-  if (nearest.length > MAX_SHELL_EXAMPLES) return undefined;
-  const described = [...new Set(nearest.flatMap((e) => [e.title, leadIn(e.paragraph)]))].filter(Boolean).join(". ");
+  // Many examples alike: what they say differs, but they may all stand under one or two sections.
+  const titles = [...new Set(nearest.map((e) => e.title))].filter(Boolean);
+  if (nearest.length > MAX_SHELL_EXAMPLES && titles.length > MAX_SHELL_TITLES) return undefined;
+  const described =
+    nearest.length > MAX_SHELL_EXAMPLES
+      ? titles.join(". ")
+      : [...new Set(nearest.flatMap((e) => [e.title, leadIn(e.paragraph)]))].filter(Boolean).join(". ");
   return {
     pinned: [],
     ordered: true,

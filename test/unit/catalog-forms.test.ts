@@ -96,7 +96,16 @@ describe("shell commands the docs show", () => {
         ),
       ],
     ],
-    ["systemctl", ["a", "b", "c", "d"].map((unit) => example(`systemctl restart ${unit}`, `Restart ${unit}.`))],
+    [
+      "systemctl",
+      ["a", "b", "c", "d"].map((unit) => example(`systemctl restart ${unit}`, `Restart ${unit}.`, `About ${unit}`)),
+    ],
+    [
+      "lspci",
+      ["-nn", "-k", "-nnk", "-v"].map((option) =>
+        example(`lspci ${option}`, "Find the card:", "Host Device Passthrough / Host Configuration"),
+      ),
+    ],
   ]);
   const ctx = {
     endpoints: [],
@@ -122,12 +131,18 @@ describe("shell commands the docs show", () => {
     ]);
   });
 
+  test("many examples under one section: its title describes them; the host after the command line is no argument", () => {
+    const form = recognizeForm("lspci on pve1", ctx);
+    expect(form?.described).toBe("Host Device Passthrough / Host Configuration");
+    expect(form?.query).toBe("lspci on pve1");
+  });
+
   test.each([
     // Not a command line: a word, not an option or an argument its examples have, follows.
     ["vgs of the node"],
     // Only the command word matches and words follow: its examples are about other uses.
     ["ceph health detail"],
-    // Too many examples alike to say which use is meant.
+    // Too many examples alike, under too many sections, to say which use is meant.
     ["systemctl restart pvedaemon"],
   ])("%s is not described", (query) => {
     expect(recognizeForm(query, ctx)).toBeUndefined();

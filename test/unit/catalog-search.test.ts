@@ -512,7 +512,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 82.4, 88.2],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 75.3, 91.8],
+  ["search-fresh2-sealed", true, 76.5, 92.9],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 73, 87.8],
   ["search-fresh3-sealed", true, 83.6, 90.4],
