@@ -4,7 +4,8 @@
 // its endpoint only when the query states a write verb and names the parameter or one of its
 // values; reads are not disturbed. The keys of a property string are settings in their own
 // right and name their parameter as its own name does ("writeback" is a value of scsi[n]'s
-// `cache`, "nesting" a key of a container's `features`, "macaddr" of `net[n]`).
+// `cache`, "nesting" a key of a container's `features`, "macaddr" of `net[n]`), and a name
+// run together from the words its description spells out ("MAC address") is named by them.
 import type { Endpoint } from "./model.ts";
 import { placeholders } from "./model.ts";
 import { Postings, type TermCache } from "./search-terms.ts";
@@ -25,6 +26,36 @@ const GENERIC_PARAMS = new Set(["node", "digest", "delete", "revert", "skiplock"
 const WRITES = new Set(["POST", "PUT"]);
 const FLAG_ANTONYMS: Readonly<Record<string, string>> = { enable: "disable", disable: "enable" };
 
+/** Shortest leading piece of a word an abbreviation keeps ("gen" of "generation"); a whole word may be shorter ("id"). */
+const MIN_PIECE = 3;
+
+/**
+ * The words a run-together name abbreviates, when its own description spells them out one after
+ * the other: `macaddr` is "MAC address", `vmgenid` "VM Generation ID". Each word gives the name a
+ * leading piece of itself, in order; undefined when the description does not spell the name.
+ */
+export function spelledOut(name: string, description: string): string[] | undefined {
+  if (!/^[a-z]+$/.test(name)) return undefined;
+  const words = description.toLowerCase().match(/[a-z]+/g) ?? [];
+  const spell = (rest: string, at: number): string[] | undefined => {
+    if (rest === "") return [];
+    const word = words[at];
+    if (word === undefined) return undefined;
+    for (let n = Math.min(word.length, rest.length); n >= 1; n--) {
+      // A piece is a whole word ("id") or a leading piece long enough to stand for it ("addr").
+      if ((n < word.length && n < MIN_PIECE) || !rest.startsWith(word.slice(0, n))) continue;
+      const more = spell(rest.slice(n), at + 1);
+      if (more) return [word, ...more];
+    }
+    return undefined;
+  };
+  for (let at = 0; at < words.length; at++) {
+    const found = spell(name, at);
+    if (found && found.length >= 2) return found;
+  }
+  return undefined;
+}
+
 /** The parameter documents of the write endpoints. */
 export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache, main: Postings): ParamDocs {
   const postings = new Postings();
@@ -41,6 +72,8 @@ export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache,
         for (const t of ids) add.set(t, Math.max(add.get(t) ?? 0, weight));
       };
       put(terms.identifier(name), PARAM_NAMED);
+      const spelled = p.description ? spelledOut(name, p.description) : undefined;
+      if (spelled) put(terms.text(spelled.join(" ")), PARAM_NAMED);
       // A boolean flag is set both ways: "disable the account" sets `enable` to 0.
       const antonym = p.type === "boolean" ? FLAG_ANTONYMS[name] : undefined;
       if (antonym) put(terms.identifier(antonym), PARAM_NAMED);
@@ -50,6 +83,8 @@ export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache,
         for (const [key, sub] of Object.entries(p.format)) {
           put(terms.identifier(key), PARAM_NAMED);
           const { description: text, enum: values } = sub as { description?: unknown; enum?: unknown };
+          const spelled = typeof text === "string" ? spelledOut(key, text) : undefined;
+          if (spelled) put(terms.text(spelled.join(" ")), PARAM_NAMED);
           if (Array.isArray(values))
             for (const value of values) if (typeof value === "string") put(terms.identifier(value), PARAM_NAMED);
           if (typeof text === "string") put(terms.text(text), PARAM_TEXT / 2);

@@ -364,6 +364,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["stop anyone from accidentally deleting container 310", "PUT /nodes/{node}/lxc/{vmid}/config"],
     // ... and "when its node boots" inside a request makes no question of it.
     ["stop container 118 from starting automatically when its node boots", "PUT /nodes/{node}/lxc/{vmid}/config"],
+    // A run-together key its description spells out ("macaddr": "MAC address") is named by those words.
+    ["give VM 109 a fixed MAC address", "PUT /nodes/{node}/qemu/{vmid}/config"],
     // A list's noun in the plural asks for the list, not one item of it.
     ["which DNS challenge plugins are configured for ACME", "GET /cluster/acme/plugins"],
     // A picture only when one is asked for.
@@ -510,11 +512,11 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh-sealed", true, 79.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
-  ["search-fresh2-tune", true, 82.4, 88.2],
+  ["search-fresh2-tune", true, 83.5, 89.4],
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 76.5, 92.9],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 73, 87.8],
+  ["search-fresh3-tune", true, 75.7, 87.8],
   ["search-fresh3-sealed", true, 83.6, 90.4],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 84.1, 94.4],
