@@ -39,6 +39,16 @@ export interface RecognizedForm {
 
 const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 
+/**
+ * pve-manager's tools that pve-docs has no page for, and the endpoint their code calls:
+ * bin/pveversion prints PVE::API2::APT->versions (GET /nodes/{node}/apt/versions); bin/pvereport
+ * prints PVE::Report::generate, which PVE::API2::Nodes' `report` returns (GET /nodes/{node}/report).
+ */
+const TOOLS_WITHOUT_DOCS: Readonly<Record<string, readonly [string, string]>> = {
+  pveversion: ["GET", "/nodes/{node}/apt/versions"],
+  pvereport: ["GET", "/nodes/{node}/report"],
+};
+
 const describe = (e: Endpoint) => `${e.method} ${e.path}`;
 
 /** The recognised form of a query, or undefined when it names no endpoint, command or tool. */
@@ -60,6 +70,20 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
         notes: [`pvesh ${lower[pvesh + 1]} calls ${method} ${found.template}`],
       };
     }
+  }
+
+  // A tool the docs have no page for, by the endpoint its code calls.
+  const bare = lower.findIndex((t) => Object.hasOwn(TOOLS_WITHOUT_DOCS, t));
+  if (bare >= 0) {
+    const [method, template] = TOOLS_WITHOUT_DOCS[lower[bare]!]!;
+    const ids = ctx.methodsOf(template).filter((id) => ctx.endpoints[id]!.method === method);
+    if (ids.length)
+      return {
+        pinned: ids,
+        ordered: true,
+        query: without(bare, 1),
+        notes: [`${lower[bare]} calls ${method} ${template} (from its code in pve-manager; it has no man page)`],
+      };
   }
 
   // A CLI command of the docs: the longest known command after the tool's name. A path after

@@ -194,12 +194,21 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     ["qm importovf 200 vm.ovf local-lvm", "POST /nodes/{node}/qemu"],
     // A path after a command is its argument, not an API path.
     ["pveum acl delete /storage/nfs1 --groups devs --roles PVEDatastoreUser", "PUT /access/acl"],
+    // pve-manager's tools with no page in the docs, by the endpoint their code calls.
+    ["pveversion -v", "GET /nodes/{node}/apt/versions"],
+    ["what does pvereport collect", "GET /nodes/{node}/report"],
     // Shell commands, by what the docs say around their examples.
     ["ifreload -a", "PUT /nodes/{node}/network"],
     ["ceph osd set noout", "PUT /cluster/ceph/flags"],
     ["lspci -nn | grep -i nvidia", "GET /nodes/{node}/hardware/pci"],
   ])("%s -> %s", (query, expected) => {
     expect(first(catalog, query).first).toBe(expected);
+  });
+
+  test("a tool without docs says which endpoint its code calls", () => {
+    expect(first(catalog, "pveversion -v").notes).toEqual([
+      "pveversion calls GET /nodes/{node}/apt/versions (from its code in pve-manager; it has no man page)",
+    ]);
   });
 
   test("pveam list <storage>: the storage's endpoints before the tool's home", () => {
