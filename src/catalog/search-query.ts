@@ -274,7 +274,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   let methodStated = method !== undefined;
   // Words of values ("/vms", "/etc/hosts") name no guest or node.
   const spoken = raw.filter((_, i) => !tokens[i]!.literal);
-  const guest = guestFacet(spoken);
+  // "reboot the physical server itself, not a guest": what is said aside names no guest.
+  const guest = guestFacet(raw.filter((_, i) => !tokens[i]!.literal && !tokens[i]!.aside));
 
   const consumed = new Array<boolean>(raw.length).fill(false);
   const rawStems = raw.map((w) => stem(w, index.stems));

@@ -118,6 +118,8 @@ export interface Token {
   inName?: boolean;
   /** Part of a statement of the situation before the request ("pve7 is powered off, ..."): no verb of it. */
   context?: boolean;
+  /** Said aside, after "rather", "instead", "so", "because", "not" or "don't" ("not a guest"). */
+  aside?: boolean;
   /** What the request keeps from happening ("deleting" in "stop anyone from deleting container 310"). */
   /** What the request keeps from happening ("kept": "deleting" in "stop anyone from deleting container 310"), or does without ("without": "applying" in "show the SDN changes without applying them"). */
   prevented?: "kept" | "without";
@@ -211,6 +213,7 @@ export function tokenize(
         clauseStart: newClause && content,
         literal: base < 1,
         ...(hyphenated ? { inName: true } : {}),
+        ...(aside ? { aside: true } : {}),
       });
       if (content) newClause = false;
     }

@@ -366,6 +366,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["stop container 118 from starting automatically when its node boots", "PUT /nodes/{node}/lxc/{vmid}/config"],
     // A run-together key its description spells out ("macaddr": "MAC address") is named by those words.
     ["give VM 109 a fixed MAC address", "PUT /nodes/{node}/qemu/{vmid}/config"],
+    // What is said aside names no guest: the node itself reboots.
+    ["reboot the physical server node2 itself, not a guest", "POST /nodes/{node}/status"],
     // A list's noun in the plural asks for the list, not one item of it.
     ["which DNS challenge plugins are configured for ACME", "GET /cluster/acme/plugins"],
     // A picture only when one is asked for.
@@ -387,7 +389,9 @@ describe("words said aside", () => {
     const tokens = tokenize(index, query).tokens;
     const aside = tokens.find((t) => stem(t.word) === word)!;
     expect(aside.weight).toBe(0.5);
+    expect(aside.aside).toBe(true);
     expect(tokens[0]!.weight).toBe(1);
+    expect(tokens[0]!.aside).toBeUndefined();
   });
 });
 
@@ -528,7 +532,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh7-sealed", true, 81.7, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 66.7, 88.3],
+  ["search-fresh8-sealed", true, 67.5, 88.3],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 80.8, 93.3],
 ];
