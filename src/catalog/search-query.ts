@@ -6,7 +6,7 @@ import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
-import { valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
+import { namesGuests, valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
@@ -269,6 +269,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       if (noun) concept.names = stem(noun, index.stems);
     }
   }
+  // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
+  if (namesGuests(query)) addConcept("vguests", new Map([[valueTerm("guests"), 1]]), valueTerm("guests"), VALUE_WEIGHT);
   const stated = statedMethodAt(tokens);
   let method = stated?.method;
   let methodStated = method !== undefined;

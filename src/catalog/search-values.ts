@@ -8,7 +8,18 @@ import type { Endpoint } from "./model.ts";
 import { placeholders } from "./model.ts";
 
 export type ValueKind =
-  "volume" | "user" | "token" | "ha" | "task" | "replication" | "cidr" | "ip" | "mac" | "device" | "calendar";
+  | "volume"
+  | "user"
+  | "token"
+  | "ha"
+  | "task"
+  | "replication"
+  | "cidr"
+  | "ip"
+  | "mac"
+  | "device"
+  | "calendar"
+  | "guests";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -34,6 +45,30 @@ export function valueKinds(chunk: string): ValueKind[] {
   if (VOLUME_NAMES.some((name) => name.test(v))) return ["volume"];
   if (CALENDAR_PARTS.some((part) => part.test(v))) return ["calendar"];
   return [];
+}
+
+const GUEST_WORD = /^(?:vms?|containers?|cts?|guests?|virtual|machines?)$/i;
+
+/**
+ * Whether a query names two guests or more: "VMs 101 and 102", "VM 100 and VM 101", "vm:201
+ * and vm:202". Such a request acts on a list of guests (pve-vmid-list, pve-ha-resource-id-list),
+ * not on one.
+ */
+export function namesGuests(query: string): boolean {
+  const words = query
+    .toLowerCase()
+    .split(/[\s,;()]+/)
+    .filter(Boolean);
+  const ids = new Set<string>();
+  let inList = false;
+  for (const w of words) {
+    const ha = /^(?:vm|ct):(\d+)$/.exec(w);
+    if (ha) ids.add(ha[1]!);
+    if (/^\d+$/.test(w) && inList) ids.add(w);
+    else if (GUEST_WORD.test(w)) inList = true;
+    else if (w !== "and" && !/^\d+$/.test(w)) inList = false;
+  }
+  return ids.size >= 2;
 }
 
 const WEEKDAY = "(?:mon|tue|wed|thu|fri|sat|sun)";
@@ -98,6 +133,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (IP_FORMATS.has(format) || /^ip$/.test(name)) kinds.push("ip");
   if (format === "mac-addr" || /^mac(?:addr)?$/.test(name)) kinds.push("mac");
   if (format === "pve-calendar-event") kinds.push("calendar");
+  if (format === "pve-vmid-list" || format === "pve-ha-resource-id-list") kinds.push("guests");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   if (p.format && typeof p.format === "object") {
     for (const [key, sub] of Object.entries(p.format)) {

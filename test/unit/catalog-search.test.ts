@@ -366,6 +366,9 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["stop container 118 from starting automatically when its node boots", "PUT /nodes/{node}/lxc/{vmid}/config"],
     // A run-together key its description spells out ("macaddr": "MAC address") is named by those words.
     ["give VM 109 a fixed MAC address", "PUT /nodes/{node}/qemu/{vmid}/config"],
+    // Several guests are a list of guests: what takes one (an HA rule's resources, a pool's vms).
+    ["HA: VM 100 and VM 101 must never run on the same node", "POST /cluster/ha/rules"],
+    ["add VMs 200 and 201 to the prod pool", "PUT /pools"],
     // What is said aside names no guest: the node itself reboots.
     ["reboot the physical server node2 itself, not a guest", "POST /nodes/{node}/status"],
     // A list's noun in the plural asks for the list, not one item of it.
@@ -525,14 +528,14 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 84.1, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 80.8, 93.3],
+  ["search-fresh5-sealed", true, 81.7, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 80, 92.5],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 81.7, 95],
+  ["search-fresh7-sealed", true, 82.5, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 67.5, 88.3],
+  ["search-fresh8-sealed", true, 68.3, 89.2],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 80.8, 93.3],
+  ["search-fresh9-sealed", true, 81.7, 93.3],
 ];

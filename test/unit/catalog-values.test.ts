@@ -1,7 +1,7 @@
 // Issue 11: values typed in a query, recognised by the kind of parameter that takes them.
 import { describe, expect, test } from "bun:test";
 import type { Endpoint } from "../../src/catalog/model.ts";
-import { endpointValueKinds, valueKinds } from "../../src/catalog/search-values.ts";
+import { endpointValueKinds, namesGuests, valueKinds } from "../../src/catalog/search-values.ts";
 
 describe("valueKinds", () => {
   test.each<[string, string[]]>([
@@ -97,9 +97,27 @@ describe("endpointValueKinds", () => {
     ["address-list", ["ip"]],
     // A network only.
     ["CIDRv4", ["cidr"]],
+    // A list of guests.
+    ["pve-vmid-list", ["guests"]],
+    ["pve-ha-resource-id-list", ["guests", "ha"]],
     ["pve-node", []],
   ])("format %s takes %j", (format, kinds) => {
     const e = endpoint("/x", { value: { type: "string", format } });
     expect([...endpointValueKinds(e).keys()].sort()).toEqual(kinds as ReturnType<typeof valueKinds>);
+  });
+});
+
+describe("namesGuests: two guests or more are a list of guests", () => {
+  test.each<[string, boolean]>([
+    ["never run VMs 101 and 102 on the same node", true],
+    ["HA: VM 100 and VM 101 must never run on the same node", true],
+    ["VMs db1 (vm:201) and db2 (vm:202) must never run on the same host", true],
+    ["add VMs 200, 201 and 202 to the prod pool", true],
+    // One guest, or numbers that are no guests.
+    ["migrate VM 100 to pve2", false],
+    ["resize disk of VM 100 to 20 GB and restart", false],
+    ["VM 100 and VM 100 again", false],
+  ])("%s: %p", (query, many) => {
+    expect(namesGuests(query)).toBe(many);
   });
 });
