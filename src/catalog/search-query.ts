@@ -6,7 +6,7 @@ import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
-import { namesGuests, valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
+import { namesGuests, namesTargetNode, valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
@@ -270,6 +270,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     }
   }
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
+  // "evacuate all guests from node pve3 to pve1": a node something goes to is a migration's target.
+  if (namesTargetNode(query))
+    addConcept("vtarget", new Map([[valueTerm("target"), 1]]), valueTerm("target"), VALUE_WEIGHT);
   if (namesGuests(query)) addConcept("vguests", new Map([[valueTerm("guests"), 1]]), valueTerm("guests"), VALUE_WEIGHT);
   const stated = statedMethodAt(tokens);
   let method = stated?.method;

@@ -19,7 +19,8 @@ export type ValueKind =
   | "mac"
   | "device"
   | "calendar"
-  | "guests";
+  | "guests"
+  | "target";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -69,6 +70,26 @@ export function namesGuests(query: string): boolean {
     else if (w !== "and" && !/^\d+$/.test(w)) inList = false;
   }
   return ids.size >= 2;
+}
+
+/**
+ * Whether a query names the node something goes to: "to node pve5", "over to pve3", "from node
+ * pve3 to pve1". "to pbs01" or "rename VM 135 to db-primary" may name anything: a bare name is
+ * a node only when something moves over to it or from another node to it.
+ */
+export function namesTargetNode(query: string): boolean {
+  const words = query
+    .toLowerCase()
+    .split(/[\s,;()]+/)
+    .filter(Boolean);
+  const fromNode = words.some((w, i) => w === "from" && (words[i + 1] === "node" || words[i + 1] === "host"));
+  return words.some((w, i) => {
+    if (w !== "to" && w !== "onto") return false;
+    const said = words[i + 1] === "node" || words[i + 1] === "host";
+    const name = words[said ? i + 2 : i + 1]?.replace(/[.!?]+$/, "");
+    if (name === undefined || !/^[a-z][a-z0-9-]*$/.test(name)) return false;
+    return said || (/[0-9-]/.test(name) && (words[i - 1] === "over" || fromNode));
+  });
 }
 
 const WEEKDAY = "(?:mon|tue|wed|thu|fri|sat|sun)";
@@ -134,6 +155,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (format === "mac-addr" || /^mac(?:addr)?$/.test(name)) kinds.push("mac");
   if (format === "pve-calendar-event") kinds.push("calendar");
   if (format === "pve-vmid-list" || format === "pve-ha-resource-id-list") kinds.push("guests");
+  if (format === "pve-node" && /^target node\b/i.test(description)) kinds.push("target");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   if (p.format && typeof p.format === "object") {
     for (const [key, sub] of Object.entries(p.format)) {

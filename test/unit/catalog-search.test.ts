@@ -379,6 +379,14 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
   ])("%s", (query, expected) => {
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });
+
+  // A node something goes to is what a migration's target takes: "hand over" is no word the API knows.
+  test.skipIf(!present)("hand VM 137 over to pve3 without downtime: the migration in the top five", () => {
+    const top = real!
+      .search("hand VM 137 over to pve3 without downtime", { limit: 5 })
+      .hits.map((h) => `${h.method} ${h.path}`);
+    expect(top).toContain("POST /nodes/{node}/qemu/{vmid}/migrate");
+  });
 });
 
 describe("words said aside", () => {
@@ -524,7 +532,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh2-sealed", true, 76.5, 92.9],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 75.7, 87.8],
-  ["search-fresh3-sealed", true, 83.6, 90.4],
+  ["search-fresh3-sealed", true, 83.6, 91.8],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 84.1, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
@@ -537,5 +545,5 @@ const FLOORS: [string, boolean, number, number][] = [
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 68.3, 89.2],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 81.7, 93.3],
+  ["search-fresh9-sealed", true, 81.7, 94.2],
 ];

@@ -1,7 +1,7 @@
 // Issue 11: values typed in a query, recognised by the kind of parameter that takes them.
 import { describe, expect, test } from "bun:test";
 import type { Endpoint } from "../../src/catalog/model.ts";
-import { endpointValueKinds, namesGuests, valueKinds } from "../../src/catalog/search-values.ts";
+import { endpointValueKinds, namesGuests, namesTargetNode, valueKinds } from "../../src/catalog/search-values.ts";
 
 describe("valueKinds", () => {
   test.each<[string, string[]]>([
@@ -119,5 +119,34 @@ describe("namesGuests: two guests or more are a list of guests", () => {
     ["VM 100 and VM 100 again", false],
   ])("%s: %p", (query, many) => {
     expect(namesGuests(query)).toBe(many);
+  });
+});
+
+describe("namesTargetNode: the node something goes to", () => {
+  test.each<[string, boolean]>([
+    ["live-migrate VM 330 over to node pve5", true],
+    ["hand VM 137 over to pve3 without downtime", true],
+    ["evacuate all guests from node pve3 to pve1 before maintenance", true],
+    ["move container 260 to host beta", true],
+    // A bare name after "to" may be a storage, a new name, anything.
+    ["back up all guests every night to pbs01", false],
+    ["rename VM 135 to db-primary", false],
+    ["add 20 GB to the scsi0 disk", false],
+  ])("%s: %p", (query, target) => {
+    expect(namesTargetNode(query)).toBe(target);
+  });
+
+  test("a node parameter described as the target node takes it; the path's node does not", () => {
+    const e = {
+      method: "POST",
+      path: "/nodes/{node}/migrateall",
+      name: "x",
+      description: "",
+      parameters: {
+        node: { type: "string", format: "pve-node", description: "The cluster node name." },
+        target: { type: "string", format: "pve-node", description: "Target node." },
+      },
+    } as unknown as Endpoint;
+    expect(Object.fromEntries(endpointValueKinds(e))).toEqual({ target: 1 });
   });
 });
