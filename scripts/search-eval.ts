@@ -42,6 +42,8 @@ const queryFiles = given.length
       `${fixtures}/search-fresh7-sealed.json`,
       `${fixtures}/search-fresh8-sealed.json`,
       `${fixtures}/search-fresh9-sealed.json`,
+      `${fixtures}/search-fresh10-sealed.json`,
+      `${fixtures}/search-fresh11-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();
