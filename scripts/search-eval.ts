@@ -44,6 +44,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh9-sealed.json`,
       `${fixtures}/search-fresh10-sealed.json`,
       `${fixtures}/search-fresh11-sealed.json`,
+      `${fixtures}/search-fresh12-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();
