@@ -177,27 +177,40 @@ const PARAGRAPH_REACH = 4000;
 function collectExamples(load: Cheerio["load"], html: string, headings: Heading[]): DocsExample[] {
   const text = (fragment: string) => load(fragment, PARSE_OPTIONS, false).root().text();
   const out: DocsExample[] = [];
-  const titles: string[] = [];
-  let next = 0;
+  const sectionAt = sectionReader(headings);
   for (const m of html.matchAll(EXAMPLE_BLOCK)) {
-    for (; next < headings.length && headings[next]!.at < m.index; next++) {
-      const h = headings[next]!;
-      titles.length = h.level - 1;
-      titles[h.level - 1] = h.title;
-    }
+    const { title, startsAt } = sectionAt(m.index);
     const commandLines = commandsOf(text(m[0]).split("\n"));
     if (commandLines.length === 0) continue;
     const paragraphAt = html.lastIndexOf(PARAGRAPH_START, m.index);
-    const lastHeading = next > 0 ? headings[next - 1]!.at : 0;
     const paragraph =
-      paragraphAt >= 0 && paragraphAt > lastHeading && m.index - paragraphAt <= PARAGRAPH_REACH
+      paragraphAt >= 0 && paragraphAt > startsAt && m.index - paragraphAt <= PARAGRAPH_REACH
         ? flat(text(html.slice(paragraphAt, m.index))).slice(0, MAX_CONTEXT)
         : "";
-    const title = titles.filter(Boolean).slice(-2).join(" / ");
     for (const c of commandLines) out.push({ ...c, title, paragraph });
     if (out.length >= MAX_EXAMPLES) break;
   }
   return out;
+}
+
+/**
+ * For places read in page order: the titles of the section a place stands in (and of its
+ * parent), and where that section's heading is.
+ */
+function sectionReader(headings: readonly Heading[]): (at: number) => { title: string; startsAt: number } {
+  const titles: string[] = [];
+  let next = 0;
+  return (at) => {
+    for (; next < headings.length && headings[next]!.at < at; next++) {
+      const h = headings[next]!;
+      titles.length = h.level - 1;
+      titles[h.level - 1] = h.title;
+    }
+    return {
+      title: titles.filter(Boolean).slice(-2).join(" / "),
+      startsAt: next > 0 ? headings[next - 1]!.at : 0,
+    };
+  };
 }
 
 const PROMPT = /^\s*(?:#|\$|root@[^:\s]*:[^#$]*[#$])\s+/;
@@ -237,20 +250,14 @@ const PARAGRAPH = /<div class="paragraph">\s*<p>([\s\S]*?)<\/p>\s*<\/div>/g;
  */
 function collectInlineCommands(load: Cheerio["load"], html: string, headings: Heading[]): DocsExample[] {
   const out: DocsExample[] = [];
-  const titles: string[] = [];
-  let next = 0;
+  const sectionAt = sectionReader(headings);
   for (const p of html.matchAll(PARAGRAPH)) {
     const commands = [...p[1]!.matchAll(MONOSPACED)]
       .map((m) => flat(load(m[1]!, PARSE_OPTIONS, false).root().text()))
       .filter((c) => INLINE_COMMAND.test(c));
     if (commands.length === 0) continue;
-    for (; next < headings.length && headings[next]!.at < p.index; next++) {
-      const h = headings[next]!;
-      titles.length = h.level - 1;
-      titles[h.level - 1] = h.title;
-    }
+    const { title } = sectionAt(p.index);
     const paragraph = flat(load(p[1]!, PARSE_OPTIONS, false).root().text()).slice(0, MAX_CONTEXT);
-    const title = titles.filter(Boolean).slice(-2).join(" / ");
     for (const line of commands) out.push({ line, prompted: true, inline: true, title, paragraph });
     if (out.length >= MAX_EXAMPLES) break;
   }

@@ -273,7 +273,8 @@ export function runSearch(
       agentCommand: index.agentCommand[id] === 1,
       createsGuest: index.createsGuest[id] === 1,
       missesValue: !takesValues(id),
-      doesCausedVerb: units.some((unit) => unit.some((t) => analysis.causedVerb?.has(t))),
+      doesCausedVerb:
+        analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,
       doesPrevented:
         analysis.prevented !== undefined &&
