@@ -141,22 +141,18 @@ const GUEST_PATH = /^\/nodes\/\{node\}\/(qemu|lxc)\/\{vmid\}\/(.+)$/;
  */
 export function crossKindTwins(endpoints: readonly Endpoint[]): [number, number][] {
   const keys = new Set(endpoints.map((e) => `${e.method} ${e.path}`));
-  const lone = (e: Endpoint, m: RegExpExecArray) =>
-    !keys.has(`${e.method} /nodes/{node}/${m[1] === "qemu" ? "lxc" : "qemu"}/{vmid}/${m[2]}`);
-  const out: [number, number][] = [];
+  const lone: { id: number; kind: string; method: string; last: string }[] = [];
   endpoints.forEach((e, id) => {
     const m = GUEST_PATH.exec(e.path);
-    if (!m || !lone(e, m)) return;
-    const last = m[2]!.split("/").pop()!;
-    endpoints.forEach((o, other) => {
-      if (other <= id || o.method !== e.method) return;
-      const n = GUEST_PATH.exec(o.path);
-      if (!n || n[1] === m[1] || !lone(o, n)) return;
-      const otherLast = n[2]!.split("/").pop()!;
-      const names = (a: string, b: string) => a !== b && b.split(/[-_]/).includes(a) && !a.startsWith("{");
-      if (names(last, otherLast) || names(otherLast, last)) out.push([id, other]);
-    });
+    if (!m || keys.has(`${e.method} /nodes/{node}/${m[1] === "qemu" ? "lxc" : "qemu"}/{vmid}/${m[2]}`)) return;
+    lone.push({ id, kind: m[1]!, method: e.method, last: m[2]!.split("/").pop()! });
   });
+  const names = (a: string, b: string) => a !== b && !a.startsWith("{") && b.split(/[-_]/).includes(a);
+  const out: [number, number][] = [];
+  for (const a of lone)
+    for (const b of lone)
+      if (a.id < b.id && a.kind !== b.kind && a.method === b.method && (names(a.last, b.last) || names(b.last, a.last)))
+        out.push([a.id, b.id]);
   return out;
 }
 

@@ -394,7 +394,7 @@ function addSiblingTerms(
     const key = e.path.replace(/\/\{[^{}]+\}$/, "");
     resources.set(key, [...(resources.get(key) ?? []), id]);
   });
-  const twins = crossKindTwins(endpoints);
+  const twins = new Set<readonly number[]>(crossKindTwins(endpoints));
   for (const members of [...resources.values(), ...twins]) {
     if (members.length < 2) continue;
     for (const id of members) {
@@ -405,7 +405,7 @@ function addSiblingTerms(
         for (const field of textTerms[other]!.slice(0, 2))
           for (const item of field) for (const t of item) if (!ownTerms[id]!.has(t)) extra.add(t);
       }
-      for (const t of extra) postings.add(t, id, FIELD.sibling, !twins.includes(members as [number, number]));
+      for (const t of extra) postings.add(t, id, FIELD.sibling, !twins.has(members));
     }
   }
 }

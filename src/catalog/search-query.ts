@@ -269,10 +269,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       if (noun) concept.names = stem(noun, index.stems);
     }
   }
-  // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
   // "evacuate all guests from node pve3 to pve1": a node something goes to is a migration's target.
   if (namesTargetNode(query))
     addConcept("vtarget", new Map([[valueTerm("target"), 1]]), valueTerm("target"), VALUE_WEIGHT);
+  // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
   if (namesGuests(query)) addConcept("vguests", new Map([[valueTerm("guests"), 1]]), valueTerm("guests"), VALUE_WEIGHT);
   const stated = statedMethodAt(tokens);
   let method = stated?.method;

@@ -120,7 +120,6 @@ export interface Token {
   context?: boolean;
   /** Said aside, after "rather", "instead", "so", "because", "not" or "don't" ("not a guest"). */
   aside?: boolean;
-  /** What the request keeps from happening ("deleting" in "stop anyone from deleting container 310"). */
   /** What the request keeps from happening ("kept": "deleting" in "stop anyone from deleting container 310"), or does without ("without": "applying" in "show the SDN changes without applying them"). */
   prevented?: "kept" | "without";
 }

@@ -48,6 +48,13 @@ export function valueKinds(chunk: string): ValueKind[] {
   return [];
 }
 
+/** A query's words in lower case, split at spaces, commas, semicolons and brackets. */
+const lowerWords = (query: string) =>
+  query
+    .toLowerCase()
+    .split(/[\s,;()]+/)
+    .filter(Boolean);
+
 const GUEST_WORD = /^(?:vms?|containers?|cts?|guests?|virtual|machines?)$/i;
 
 /**
@@ -56,10 +63,7 @@ const GUEST_WORD = /^(?:vms?|containers?|cts?|guests?|virtual|machines?)$/i;
  * not on one.
  */
 export function namesGuests(query: string): boolean {
-  const words = query
-    .toLowerCase()
-    .split(/[\s,;()]+/)
-    .filter(Boolean);
+  const words = lowerWords(query);
   const ids = new Set<string>();
   let inList = false;
   for (const w of words) {
@@ -78,10 +82,7 @@ export function namesGuests(query: string): boolean {
  * a node only when something moves over to it or from another node to it.
  */
 export function namesTargetNode(query: string): boolean {
-  const words = query
-    .toLowerCase()
-    .split(/[\s,;()]+/)
-    .filter(Boolean);
+  const words = lowerWords(query);
   const fromNode = words.some((w, i) => w === "from" && (words[i + 1] === "node" || words[i + 1] === "host"));
   return words.some((w, i) => {
     if (w !== "to" && w !== "onto") return false;
