@@ -45,6 +45,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh10-sealed.json`,
       `${fixtures}/search-fresh11-sealed.json`,
       `${fixtures}/search-fresh12-sealed.json`,
+      `${fixtures}/search-fresh13-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();
