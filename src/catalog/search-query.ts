@@ -7,6 +7,7 @@ import type { SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import { namesGuests, namesTargetNode, valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
+import { markCircumstance, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
@@ -17,8 +18,7 @@ import {
   guestFacet,
   LXC_WORDS,
   NODE_WORDS,
-  markContext,
-  markPrevented,
+  particleOfVerb,
   opensWithEnglishVerb,
   opensWithVerb,
   PARTICLES,
@@ -189,6 +189,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const typed = tokenize(index, query);
   markContext(typed.tokens, query);
   markPrevented(typed.tokens);
+  markCircumstance(typed.tokens);
+  markLightVerb(typed.tokens);
   const { namesValue, named, namedByName } = typed;
   const tokens = described
     ? [
@@ -307,7 +309,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     }
   }
   for (let i = 0; i < raw.length; i++) {
-    if (consumed[i]) continue;
+    if (consumed[i] || particleOfVerb(raw, i)) continue;
     const phrase = phraseAt(rawStems, i, index.phrases);
     if (!phrase) continue;
     let len = phrase[1];
@@ -335,7 +337,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     i += len - 1;
   }
   for (let i = 0; i < raw.length - 1; i++) {
-    if (consumed[i] || consumed[i + 1]) continue;
+    if (consumed[i] || consumed[i + 1] || particleOfVerb(raw, i)) continue;
     const joined = joinable(raw[i]!, raw[i + 1]!, index.vocabulary, index.stems);
     if (!joined) continue;
     wordConcept(joined, Math.max(tokens[i]!.weight, tokens[i + 1]!.weight));
@@ -343,12 +345,14 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   }
   // "make VM 118 start automatically", "let container 130 run docker": after a causative verb
   // the next verb says the state wanted, not what the request does.
-  const causedAt = typed.tokens.findIndex((t) => t.clauseStart && CAUSATIVES.has(t.word));
+  const causedAt = typed.tokens.findIndex((t) => t.clauseStart && !t.context && CAUSATIVES.has(t.word));
   const caused = (i: number) => causedAt >= 0 && i > causedAt;
   let previous: { word: string; concept: Concept; index: number } | undefined;
   let asksForOne = false;
   let causedVerb: ReadonlySet<string> | undefined;
   const prevented = new Set<string>();
+  const circumstances = new Set<string>();
+  const mainTerms = new Set<string>();
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
     // "cluster wide", "datacenter-wide": the scope, said by the word before.
@@ -402,6 +406,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     }
     const concept = wordConcept(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
+    for (const [term, w] of concept.terms) {
+      if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.circumstance ? circumstances : mainTerms).add(term);
+    }
     if (tokens[i]!.prevented) {
       for (const [term, w] of concept.terms) if (w >= EQUIVALENT_WEIGHT) prevented.add(term);
     } else if (verbAt(tokens, i) && !caused(i)) {
@@ -473,6 +480,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     createVerb: causedAt < 0 && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
+    ...(circumstances.size ? { circumstances: without(circumstances, mainTerms) } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index),
     // "when its node boots" inside a request is no question: a question opens with its word.
@@ -480,4 +488,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     namesGuest,
     setting,
   };
+}
+
+/** The terms of `terms` not in `others`: "before moving VM 140, check what would block the move" still asks of a move. */
+function without(terms: ReadonlySet<string>, others: ReadonlySet<string>): ReadonlySet<string> {
+  return new Set([...terms].filter((t) => !others.has(t)));
 }

@@ -96,7 +96,7 @@ export const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
 export const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
 
 /** Words said aside: after "rather", "instead", "so", "because", "not" or "don't". */
-const ASIDE_WEIGHT = 0.5;
+export const ASIDE_WEIGHT = 0.5;
 
 /** How much a word counts: values such as names, IDs and paths count little. */
 function chunkWeight(chunk: string): number {
@@ -122,6 +122,8 @@ export interface Token {
   aside?: boolean;
   /** What the request keeps from happening ("kept": "deleting" in "stop anyone from deleting container 310"), or does without ("without": "applying" in "show the SDN changes without applying them"). */
   prevented?: "kept" | "without";
+  /** Part of a clause of time or condition ("whenever its host reboots"): when the request applies. */
+  circumstance?: boolean;
 }
 
 /** How much a name counts ("test" in "a snapshot called test"). */
@@ -226,81 +228,9 @@ export function tokenize(
 }
 
 /** The query's whitespace-separated chunks, as tokenize reads them: "S.M.A.R.T." -> "SMART"; "VM's" -> "VM". */
-function queryChunks(query: string): string[] {
+export function queryChunks(query: string): string[] {
   const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
   return text.split(/\s+/);
-}
-
-const BE = new Set(["is", "are", "was", "were", "has", "have", "keeps"]);
-
-/**
- * "pve7 is powered off, send it a magic packet", "VM 121 is hung and ignores ACPI, pull the plug":
- * a first clause that states how things are (its subject, then "is" or "has") sets the scene
- * for the request after it; its words count less and none of them is the request's verb.
- */
-export function markContext(tokens: Token[], query: string): void {
-  const chunks = queryChunks(query);
-  const end = chunks.findIndex(
-    (c, k) => k > 0 && (/[,;]$/.test(c) || (chunks[k + 1] === "-" && k + 2 < chunks.length)),
-  );
-  if (end < 0 || end === chunks.length - 1) return;
-  const first = chunks.slice(0, end + 1).map((c) => c.toLowerCase().replace(/[,;]$/, ""));
-  const be = first.findIndex((c) => BE.has(c));
-  if (be < 1 || QUESTION_WORDS.has(first[0]!)) return;
-  const lastWords = words(chunks.slice(0, end + 1).join(" ")).length;
-  for (let k = 0; k < lastWords && k < tokens.length; k++) {
-    tokens[k] = { ...tokens[k]!, weight: tokens[k]!.weight * ASIDE_WEIGHT, context: true };
-  }
-}
-
-/** "stop" in "stop anyone from deleting container 310" says "prevent": it names no endpoint. */
-const PREVENTING_WEIGHT = 0.2;
-
-/** Words that may stand between "from" and the action kept from happening ("from ever being pruned"). */
-const BEFORE_ACTION = new Set(["ever", "being", "getting", "accidentally", "accidental", "unintentionally", "again"]);
-
-/**
- * "guard VM 123 against accidental removal", "stop anyone from accidentally deleting container
- * 310", "keep the backup from ever being pruned", "so pruning never deletes it": the action
- * after "against", after "from" as a gerund or participle, or after "never", is what the
- * request keeps from happening, not what it asks for.
- */
-export function markPrevented(tokens: Token[]): void {
-  tokens.forEach((t, k) => {
-    if (t.word === "without") return markWithout(tokens, k);
-    if (t.word !== "against" && t.word !== "from" && t.word !== "never") return;
-    let j = k + 1;
-    while (BEFORE_ACTION.has(tokens[j]?.word ?? "")) j++;
-    const action = tokens[j];
-    if (!action || action.literal || STOPWORDS.has(action.word)) return;
-    // "from a template", "from node pve1": a place, not an action.
-    if (t.word === "from" && !/(?:ing|ed)$/.test(action.word) && tokens[j - 1]?.word !== "being") return;
-    tokens[j] = { ...action, prevented: "kept" };
-    // "stop anyone from deleting", "keep the backup from being pruned": the verb that opens the
-    // clause says "prevent", not its own action.
-    if (t.word !== "from") return;
-    for (let b = k - 1; b >= 0; b--) {
-      if (!tokens[b]!.clauseStart) continue;
-      tokens[b] = { ...tokens[b]!, context: true, weight: tokens[b]!.weight * PREVENTING_WEIGHT };
-      break;
-    }
-  });
-}
-
-/**
- * "kill container 227 without a clean shutdown", "show what the SDN change would do without
- * applying it": what follows "without" is not to happen either; a gerund, or a noun with the
- * word before it.
- */
-function markWithout(tokens: Token[], at: number): void {
-  let j = at + 1;
-  while (j < tokens.length && STOPWORDS.has(tokens[j]!.word)) j++;
-  const first = tokens[j];
-  if (!first || first.literal) return;
-  tokens[j] = { ...first, prevented: "without" };
-  const next = tokens[j + 1];
-  if (!/ing$/.test(first.word) && next && !next.literal && !STOPWORDS.has(next.word))
-    tokens[j + 1] = { ...next, prevented: "without" };
 }
 
 /**
@@ -395,6 +325,21 @@ let englishVerbs: ReadonlySet<string> | undefined;
 export function opensWithEnglishVerb(tokens: readonly Token[]): boolean {
   const t = tokens.find((token) => token.clauseStart);
   if (!t || t.literal || t.inName || METHOD_HINTS[t.word] || QUESTION_WORDS.has(t.word)) return false;
+  return isEnglishVerb(t.word);
+}
+
+/** Whether a word is an English verb in common use (WordNet's base forms). */
+export function isEnglishVerb(word: string): boolean {
   englishVerbs ??= new Set(ENGLISH_VERBS.split(" "));
-  return englishVerbs.has(t.word);
+  return englishVerbs.has(word);
+}
+
+/**
+ * "come back up", "bring it back": a particle right after a verb is that verb's, so it opens
+ * no phrase of its own ("back up" is no backup there).
+ */
+export function particleOfVerb(raw: readonly string[], i: number): boolean {
+  const before = raw[i - 1];
+  if (!PARTICLES.has(raw[i]!) || before === undefined || STOPWORDS.has(before)) return false;
+  return isEnglishVerb(before);
 }

@@ -88,6 +88,7 @@ function paramLift(
   const covered = new Float64Array(m);
   const best = new Float64Array(m);
   let asked = 0;
+  const hostOnly = analysis.guest === "none" && analysis.namesNode;
   const named = new Uint8Array(m);
   const touched: number[] = [];
   analysis.concepts.forEach((concept, c) => {
@@ -121,6 +122,8 @@ function paramLift(
     if (named[doc] === 0) continue;
     const e = docs.endpointOf[doc]!;
     if (index.setter[e] === 0) continue;
+    // "set the DNS servers on node pve5": the node's own settings are asked, not a guest's of that name.
+    if (hostOnly && index.guestKind[e] !== 0) continue;
     // A parameter that explains most of what was asked lifts its endpoint most.
     const value = (total[doc]! * covered[doc]!) / asked;
     if (value > lift[e]!) lift[e] = value;
@@ -276,6 +279,8 @@ export function runSearch(
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,
+      doesCircumstance:
+        analysis.circumstances !== undefined && units.some((unit) => unit.some((t) => analysis.circumstances!.has(t))),
       doesPrevented:
         analysis.prevented !== undefined &&
         (units.some((unit) => unit.some((t) => analysis.prevented!.has(t))) ||

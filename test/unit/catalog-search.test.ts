@@ -13,7 +13,8 @@ import {
   statedMethod,
   tokenize,
 } from "../../src/catalog/search.ts";
-import { markContext, markPrevented, opensWithVerb } from "../../src/catalog/search-tokens.ts";
+import { opensWithVerb, particleOfVerb } from "../../src/catalog/search-tokens.ts";
+import { markCircumstance, markContext, markLightVerb, markPrevented } from "../../src/catalog/search-clauses.ts";
 import { stem } from "../../src/catalog/stem.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -376,6 +377,14 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     // A picture only when one is asked for.
     ["usage history of storage local-zfs", "GET /nodes/{node}/storage/{storage}/rrddata"],
     ["CPU graph of node pve2 as a PNG image", "GET /nodes/{node}/rrd"],
+    // A node's settings, when the node is named and no guest: not a guest's parameter of that name.
+    ["set the search domain and DNS servers of node pve4", "PUT /nodes/{node}/dns"],
+    // A light verb's object is the action; a clause of time says when, not what.
+    [
+      "take a snapshot of VM 42 with its memory state before the kernel update",
+      "POST /nodes/{node}/qemu/{vmid}/snapshot",
+    ],
+    ["make VM 77 come back up automatically whenever the node reboots", "POST /nodes/{node}/qemu/{vmid}/config"],
   ])("%s", (query, expected) => {
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });
@@ -477,6 +486,60 @@ describe("a first clause that states the situation", () => {
   });
 });
 
+describe("a clause of time or condition", () => {
+  const index = buildSearchIndex([]);
+  const marked = (query: string) => {
+    const tokens = tokenize(index, query).tokens;
+    markCircumstance(tokens);
+    return tokens.filter((t) => t.circumstance).map((t) => t.word);
+  };
+  test.each([
+    ["make VM 160 come back up whenever its host reboots", ["its", "host", "reboots"]],
+    ["drop all traffic to VM 125 unless a rule allows it", ["a", "rule", "allows", "it"]],
+    // An opening clause runs to its comma.
+    ["after pve2 boots, wait 90 seconds", ["pve2", "boots"]],
+    // A question's "when", "check if", a question's own condition, a clause with nothing after it: no circumstance.
+    ["when will the backup job run next", []],
+    ["check if the guest agent is running", []],
+    ["which backups would get deleted if I applied keep-last=3", []],
+    ["when a node fails", []],
+  ])("%s", (query, words) => {
+    expect(marked(query)).toEqual(words);
+  });
+});
+
+describe("a light verb whose object names the action", () => {
+  const index = buildSearchIndex([]);
+  const marked = (query: string) => {
+    const tokens = tokenize(index, query).tokens;
+    markLightVerb(tokens);
+    return {
+      light: tokens.filter((t) => t.context).map((t) => t.word),
+      verbs: tokens.filter((t) => t.clauseStart).map((t) => t.word),
+    };
+  };
+  test.each([
+    ["take a snapshot of VM 600", ["take"], ["take", "snapshot"]],
+    ["run a backup of container 210", ["run"], ["run", "backup"]],
+    // No determiner: a causative, not a light verb; no action noun: the verb stays.
+    ["make VM 118 start automatically", [], ["make"]],
+    ["take the node out of the cluster", [], ["take"]],
+  ])("%s", (query, light, verbs) => {
+    expect(marked(query)).toEqual({ light, verbs });
+  });
+});
+
+describe("a particle right after a verb is the verb's", () => {
+  test.each([
+    [["come", "back", "up"], 1, true],
+    [["is", "vm", "up"], 2, false],
+    [["back", "up", "vm", "100"], 0, false],
+    [["please", "back", "up"], 1, false],
+  ])("%p at %i: %p", (raw, i, expected) => {
+    expect(particleOfVerb(raw, i)).toBe(expected);
+  });
+});
+
 describe("opensWithVerb", () => {
   const index = buildSearchIndex([]);
   test.each([
@@ -524,9 +587,9 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 95, 100],
-  ["dev-queries-2", true, 78, 91],
+  ["dev-queries-2", true, 79, 91],
   ["search-heldout", true, 91.2, 99.2],
-  ["search-fresh-tune", true, 83.3, 93.1],
+  ["search-fresh-tune", true, 84.7, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 79.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
@@ -540,21 +603,21 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 84.1, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 81.7, 93.3],
+  ["search-fresh5-sealed", true, 82.5, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 80, 92.5],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 82.5, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 68.3, 89.2],
+  ["search-fresh8-sealed", true, 68.3, 90],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 81.7, 94.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 78.3, 87.5],
-  ["search-fresh11-sealed", true, 77.5, 90.8],
-  ["search-fresh12-sealed", true, 72.5, 88.3],
+  ["search-fresh10-sealed", true, 79.2, 87.5],
+  ["search-fresh11-sealed", true, 80, 90.8],
+  ["search-fresh12-sealed", true, 73.3, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 70.8, 90.8],
+  ["search-fresh13-sealed", true, 70.8, 91.7],
 ];

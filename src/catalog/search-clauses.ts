@@ -1,0 +1,169 @@
+// The grammar of a request, marked on its tokens: what only sets the scene (a first clause that
+// states the situation, a clause of time or condition), what the request keeps from happening
+// or does without, and a light verb whose object names the action. Pure functions over tokens.
+import { GROUP_METHOD_HINTS, METHOD_HINTS } from "./synonyms.ts";
+import { STOPWORDS, words } from "./text.ts";
+import { ASIDE_WEIGHT, DETERMINERS, PARTICLES, QUESTION_WORDS, queryChunks, type Token } from "./search-tokens.ts";
+
+const BE = new Set(["is", "are", "was", "were", "has", "have", "keeps"]);
+
+/**
+ * "pve7 is powered off, send it a magic packet", "VM 121 is hung and ignores ACPI, pull the plug":
+ * a first clause that states how things are (its subject, then "is" or "has") sets the scene
+ * for the request after it; its words count less and none of them is the request's verb.
+ */
+export function markContext(tokens: Token[], query: string): void {
+  const chunks = queryChunks(query);
+  const end = chunks.findIndex(
+    (c, k) => k > 0 && (/[,;]$/.test(c) || (chunks[k + 1] === "-" && k + 2 < chunks.length)),
+  );
+  if (end < 0 || end === chunks.length - 1) return;
+  const first = chunks.slice(0, end + 1).map((c) => c.toLowerCase().replace(/[,;]$/, ""));
+  const be = first.findIndex((c) => BE.has(c));
+  if (be < 1 || QUESTION_WORDS.has(first[0]!)) return;
+  const lastWords = words(chunks.slice(0, end + 1).join(" ")).length;
+  for (let k = 0; k < lastWords && k < tokens.length; k++) {
+    tokens[k] = { ...tokens[k]!, weight: tokens[k]!.weight * ASIDE_WEIGHT, context: true };
+  }
+}
+
+/** Conjunctions that open a clause of time or condition: when the request applies, not what it asks. */
+const SUBORDINATORS = new Set(["when", "whenever", "if", "before", "after", "while", "until", "unless"]);
+/** Words after which "if" and "when" ask whether or when ("check if the agent runs"): the clause is what is asked. */
+const ASKING = new Set([
+  "check",
+  "see",
+  "tell",
+  "know",
+  "verify",
+  "test",
+  "out",
+  "ask",
+  "determine",
+  "confirm",
+  "show",
+  "wait",
+  "whether",
+]);
+/** Auxiliaries: after an opening "when" they make a question ("when will the job run next"). */
+const AUXILIARIES = new Set([
+  "will",
+  "would",
+  "is",
+  "are",
+  "was",
+  "were",
+  "do",
+  "does",
+  "did",
+  "can",
+  "could",
+  "should",
+  "has",
+  "have",
+]);
+
+/**
+ * "make VM 160 come back up whenever its host reboots", "take a snapshot before I upgrade it",
+ * "after pve2 boots, wait 90 seconds": a clause of time or condition says when the request
+ * applies; its words count less and none of them is the request's verb. It runs to the end of
+ * the sentence, or to the comma that closes it when it opens the request.
+ */
+export function markCircumstance(tokens: Token[]): void {
+  tokens.forEach((t, k) => {
+    if (!SUBORDINATORS.has(t.word) || t.literal || t.context) return;
+    if (ASKING.has(tokens[k - 1]?.word ?? "")) return;
+    const opening = tokens.slice(0, k).every((b) => STOPWORDS.has(b.word));
+    if (opening && AUXILIARIES.has(tokens[k + 1]?.word ?? "")) return;
+    // "which backups would get deleted if I applied keep-last=3": a question asks what its condition brings.
+    if (QUESTION_WORDS.has(tokens[0]!.word) && !opening) return;
+    let end = k + 1;
+    let content = false;
+    while (end < tokens.length && !(content && tokens[end]!.clauseStart)) {
+      if (!STOPWORDS.has(tokens[end]!.word)) content = true;
+      end++;
+    }
+    // An opening clause with nothing after it is the whole request.
+    if (opening && end === tokens.length) return;
+    for (let j = k + 1; j < end; j++) {
+      if (tokens[j]!.context) continue;
+      tokens[j] = { ...tokens[j]!, weight: tokens[j]!.weight * ASIDE_WEIGHT, context: true, circumstance: true };
+    }
+  });
+}
+
+/** "stop" in "stop anyone from deleting container 310" says "prevent": it names no endpoint. */
+const PREVENTING_WEIGHT = 0.2;
+
+/** Words that may stand between "from" and the action kept from happening ("from ever being pruned"). */
+const BEFORE_ACTION = new Set(["ever", "being", "getting", "accidentally", "accidental", "unintentionally", "again"]);
+
+/**
+ * "guard VM 123 against accidental removal", "stop anyone from accidentally deleting container
+ * 310", "keep the backup from ever being pruned", "so pruning never deletes it": the action
+ * after "against", after "from" as a gerund or participle, or after "never", is what the
+ * request keeps from happening, not what it asks for.
+ */
+export function markPrevented(tokens: Token[]): void {
+  tokens.forEach((t, k) => {
+    if (t.word === "without") return markWithout(tokens, k);
+    if (t.word !== "against" && t.word !== "from" && t.word !== "never") return;
+    let j = k + 1;
+    while (BEFORE_ACTION.has(tokens[j]?.word ?? "")) j++;
+    const action = tokens[j];
+    if (!action || action.literal || STOPWORDS.has(action.word)) return;
+    // "from a template", "from node pve1": a place, not an action.
+    if (t.word === "from" && !/(?:ing|ed)$/.test(action.word) && tokens[j - 1]?.word !== "being") return;
+    tokens[j] = { ...action, prevented: "kept" };
+    // "stop anyone from deleting", "keep the backup from being pruned": the verb that opens the
+    // clause says "prevent", not its own action.
+    if (t.word !== "from") return;
+    for (let b = k - 1; b >= 0; b--) {
+      if (!tokens[b]!.clauseStart) continue;
+      tokens[b] = { ...tokens[b]!, context: true, weight: tokens[b]!.weight * PREVENTING_WEIGHT };
+      break;
+    }
+  });
+}
+
+/**
+ * "kill container 227 without a clean shutdown", "show what the SDN change would do without
+ * applying it": what follows "without" is not to happen either; a gerund, or a noun with the
+ * word before it.
+ */
+function markWithout(tokens: Token[], at: number): void {
+  let j = at + 1;
+  while (j < tokens.length && STOPWORDS.has(tokens[j]!.word)) j++;
+  const first = tokens[j];
+  if (!first || first.literal) return;
+  tokens[j] = { ...first, prevented: "without" };
+  const next = tokens[j + 1];
+  if (!/ing$/.test(first.word) && next && !next.literal && !STOPWORDS.has(next.word))
+    tokens[j + 1] = { ...next, prevented: "without" };
+}
+
+/** How much a light verb counts: the action is its object's. */
+const LIGHT_VERB_WEIGHT = 0.2;
+/** Verbs that only carry the action their object names ("take a snapshot", "run a backup"). */
+const LIGHT_VERBS = new Set(["take", "make", "do", "run", "perform", "trigger", "kick", "fire", "launch", "initiate"]);
+
+/**
+ * "take a snapshot of VM 600", "run a backup of container 210": a light verb with a determiner
+ * and a noun that names an action asks for that action. The noun becomes the request's verb;
+ * the light verb says nothing of its own ("run" is no command to run).
+ */
+export function markLightVerb(tokens: Token[]): void {
+  const at = tokens.findIndex((t) => t.clauseStart);
+  if (at < 0 || !LIGHT_VERBS.has(tokens[at]!.word)) return;
+  let k = at + 1;
+  if (PARTICLES.has(tokens[k]?.word ?? "")) k++;
+  if (!DETERMINERS.has(tokens[k]?.word ?? "")) return;
+  for (let j = k + 1; j < Math.min(tokens.length, k + 4); j++) {
+    const t = tokens[j]!;
+    if (t.literal || STOPWORDS.has(t.word)) continue;
+    if (!METHOD_HINTS[t.word] && !GROUP_METHOD_HINTS.get(t.word)) continue;
+    tokens[at] = { ...tokens[at]!, context: true, weight: tokens[at]!.weight * LIGHT_VERB_WEIGHT };
+    tokens[j] = { ...t, clauseStart: true };
+    return;
+  }
+}
