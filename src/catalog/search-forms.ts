@@ -6,6 +6,7 @@ import { longestCommand, PVESH_VERBS, type CliTable } from "./docs-knowledge.ts"
 import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
+import { STOPWORDS } from "./text.ts";
 import { HTTP_METHODS } from "../proxmox/calls.ts";
 
 export interface FormContext {
@@ -110,6 +111,11 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       }
     );
   const [mapping, length] = found;
+  // "a vzdump archive": a tool named in the middle of a sentence, followed by a plain word and
+  // no command of its own, is a noun there.
+  const after = lower[at + length];
+  if (at > 0 && length === 1 && after !== undefined && /^[a-z]+$/.test(after) && !STOPWORDS.has(after))
+    return literalPath(tokens, ctx) ?? { pinned: [], ordered: true, query, ...(guest ? { guest } : {}), notes: [] };
   const rest = without(at, length);
   const name = mapping.aliasOf ? `${mapping.command} (alias of ${mapping.aliasOf})` : mapping.command;
   if (mapping.endpoint === undefined) {

@@ -164,6 +164,7 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
       "pveum.1.html",
       "pveceph.1.html",
       "chapter-sysadmin.html",
+      "vzdump.1.html",
     ])
       pages[page] = readFileSync(join(DOCS_DIR, page), "utf8");
   const catalog = present
@@ -203,6 +204,14 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     ["lspci -nn | grep -i nvidia", "GET /nodes/{node}/hardware/pci"],
   ])("%s -> %s", (query, expected) => {
     expect(first(catalog, query).first).toBe(expected);
+  });
+
+  test("a tool named mid-sentence before a plain word is a noun there, not its command", () => {
+    const { first: top, notes } = first(catalog, "print the guest config kept in a vzdump archive");
+    expect(top).toBe("GET /nodes/{node}/vzdump/extractconfig");
+    expect(notes).toEqual([]);
+    // Before an argument, or opening the query, it is still the command.
+    expect(first(catalog, "please run vzdump 100 --mode snapshot").first).toBe("POST /nodes/{node}/vzdump");
   });
 
   test("a tool without docs says which endpoint its code calls", () => {

@@ -596,16 +596,16 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 83.5, 89.4],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 76.5, 92.9],
+  ["search-fresh2-sealed", true, 77.6, 92.9],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 75.7, 87.8],
   ["search-fresh3-sealed", true, 83.6, 91.8],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 84.1, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 82.5, 93.3],
+  ["search-fresh5-sealed", true, 83.3, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 80, 92.5],
+  ["search-fresh6-sealed", true, 80.8, 92.5],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 82.5, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
@@ -616,8 +616,8 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 79.2, 87.5],
-  ["search-fresh11-sealed", true, 80, 90.8],
+  ["search-fresh11-sealed", true, 80.8, 90.8],
   ["search-fresh12-sealed", true, 73.3, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 70.8, 91.7],
+  ["search-fresh13-sealed", true, 71.7, 91.7],
 ];
