@@ -424,9 +424,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     method = METHOD_HINTS[lead];
     methodStated = true;
   }
-  // "reserve a static IP", "nuke VM 999": a request that opens with a verb the vocabulary does
+  // "reserve a static IP", "nuke VM 999", "allow SSH into VM 100": a request that opens with a verb the vocabulary does
   // not know still asks for an action, not a read.
-  const acts = !method && opensWithVerb(typed.tokens);
+  const acts = !method && (opensWithVerb(typed.tokens) || opensWithEnglishVerb(typed.tokens));
   if (acts) {
     // A verb of no known method is not what the endpoint is named by ("keep" of keep-last).
     const first = typed.tokens.find((t) => t.clauseStart)!;

@@ -323,8 +323,12 @@ let englishVerbs: ReadonlySet<string> | undefined;
  * "USB devices") or a determiner ("all replication jobs") opens no such request.
  */
 export function opensWithEnglishVerb(tokens: readonly Token[]): boolean {
-  const t = tokens.find((token) => token.clauseStart);
+  const at = tokens.findIndex((token) => token.clauseStart);
+  const t = tokens[at];
   if (!t || t.literal || t.inName || METHOD_HINTS[t.word] || QUESTION_WORDS.has(t.word)) return false;
+  // "every rule of the host firewall", "log of the last replication run", "rule number 2": a noun, not an order.
+  if (tokens.slice(0, at).some((b) => DETERMINERS.has(b.word) || ALL_WORDS.has(b.word))) return false;
+  if (tokens[at + 1]?.word === "of" || tokens[at + 1]?.word === "number") return false;
   return isEnglishVerb(t.word);
 }
 

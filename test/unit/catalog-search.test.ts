@@ -385,6 +385,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
       "POST /nodes/{node}/qemu/{vmid}/snapshot",
     ],
     ["make VM 77 come back up automatically whenever the node reboots", "POST /nodes/{node}/qemu/{vmid}/config"],
+    // A request that opens with an English verb of no known method asks for an action, not a read.
+    ["allow RDP into VM 240 with a firewall rule", "POST /nodes/{node}/qemu/{vmid}/firewall/rules"],
   ])("%s", (query, expected) => {
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });
@@ -587,7 +589,7 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 95, 100],
-  ["dev-queries-2", true, 79, 91],
+  ["dev-queries-2", true, 79, 92],
   ["search-heldout", true, 91.2, 99.2],
   ["search-fresh-tune", true, 84.7, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
@@ -598,19 +600,19 @@ const FLOORS: [string, boolean, number, number][] = [
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 77.6, 92.9],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 75.7, 87.8],
-  ["search-fresh3-sealed", true, 83.6, 91.8],
+  ["search-fresh3-tune", true, 77, 87.8],
+  ["search-fresh3-sealed", true, 83.6, 94.5],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 84.1, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 83.3, 93.3],
+  ["search-fresh5-sealed", true, 84.2, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 80.8, 92.5],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 82.5, 95],
+  ["search-fresh7-sealed", true, 83.3, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 68.3, 90],
+  ["search-fresh8-sealed", true, 70, 90.8],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 81.7, 94.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
@@ -619,5 +621,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh11-sealed", true, 80.8, 90.8],
   ["search-fresh12-sealed", true, 73.3, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 71.7, 91.7],
+  ["search-fresh13-sealed", true, 72.5, 91.7],
 ];

@@ -124,6 +124,12 @@ describe("a request that opens with an English verb may set a parameter", () => 
     ["all replication jobs", false],
     ["list the VMs", false],
     ["which nodes are online", false],
+    ["allow SSH into VM 100", true],
+    // A noun that is also a verb: after a determiner or "every", before "of" or "number".
+    ["every rule of the host firewall on pve2", false],
+    ["log of the last replication run", false],
+    ["rule number 4 of the host firewall", false],
+    ["log outgoing traffic of VM 306 at level info", true],
   ])("%s: %p", (query, verb) => {
     expect(opensWithEnglishVerb(tokenize(buildSearchIndex([]), query).tokens)).toBe(verb);
   });
