@@ -3,7 +3,15 @@
 // or does without, and a light verb whose object names the action. Pure functions over tokens.
 import { GROUP_METHOD_HINTS, METHOD_HINTS } from "./synonyms.ts";
 import { STOPWORDS, words } from "./text.ts";
-import { ASIDE_WEIGHT, DETERMINERS, PARTICLES, QUESTION_WORDS, queryChunks, type Token } from "./search-tokens.ts";
+import {
+  isEnglishVerb,
+  ASIDE_WEIGHT,
+  DETERMINERS,
+  PARTICLES,
+  QUESTION_WORDS,
+  queryChunks,
+  type Token,
+} from "./search-tokens.ts";
 
 const BE = new Set(["is", "are", "was", "were", "has", "have", "keeps"]);
 
@@ -29,6 +37,10 @@ export function markContext(tokens: Token[], query: string): void {
 
 /** Conjunctions that open a clause of time or condition: when the request applies, not what it asks. */
 const SUBORDINATORS = new Set(["when", "whenever", "if", "before", "after", "while", "until", "unless"]);
+/** Relative pronouns: after a noun of a request they open what describes that noun. */
+const RELATIVES = new Set(["that", "who"]);
+/** Words after which "that" opens what is said or checked ("make sure that", "check that"), not a description. */
+const NOT_RELATIVE = new Set(["sure", "ensure", "check", "verify", "confirm", "say", "says", "know", "see"]);
 /** Words after which "if" and "when" ask whether or when ("check if the agent runs"): the clause is what is asked. */
 const ASKING = new Set([
   "check",
@@ -66,12 +78,26 @@ const AUXILIARIES = new Set([
 /**
  * "make VM 160 come back up whenever its host reboots", "take a snapshot before I upgrade it",
  * "after pve2 boots, wait 90 seconds": a clause of time or condition says when the request
- * applies; its words count less and none of them is the request's verb. It runs to the end of
- * the sentence, or to the comma that closes it when it opens the request.
+ * applies. "create a custom role that can only power VMs on and off": a relative clause after a
+ * noun of a request says what that noun is. Either way its words count less and none of them is
+ * the request's verb. It runs to the end of the sentence, or to the comma that closes it when it
+ * opens the request.
  */
-export function markCircumstance(tokens: Token[]): void {
+export function markSubordinate(tokens: Token[]): void {
+  const opener = tokens.find((t) => t.clauseStart)?.word ?? "";
+  const request = !!METHOD_HINTS[opener] || isEnglishVerb(opener);
   tokens.forEach((t, k) => {
-    if (!SUBORDINATORS.has(t.word) || t.literal || t.context) return;
+    // "a custom role that can only power VMs on and off": a relative clause describes its noun.
+    const before = tokens[k - 1];
+    const relative =
+      request &&
+      RELATIVES.has(t.word) &&
+      before !== undefined &&
+      !before.literal &&
+      !STOPWORDS.has(before.word) &&
+      !METHOD_HINTS[before.word] &&
+      !NOT_RELATIVE.has(before.word);
+    if ((!SUBORDINATORS.has(t.word) && !relative) || t.literal || t.context) return;
     if (ASKING.has(tokens[k - 1]?.word ?? "")) return;
     const opening = tokens.slice(0, k).every((b) => STOPWORDS.has(b.word));
     if (opening && AUXILIARIES.has(tokens[k + 1]?.word ?? "")) return;
@@ -87,7 +113,7 @@ export function markCircumstance(tokens: Token[]): void {
     if (opening && end === tokens.length) return;
     for (let j = k + 1; j < end; j++) {
       if (tokens[j]!.context) continue;
-      tokens[j] = { ...tokens[j]!, weight: tokens[j]!.weight * ASIDE_WEIGHT, context: true, circumstance: true };
+      tokens[j] = { ...tokens[j]!, weight: tokens[j]!.weight * ASIDE_WEIGHT, context: true, subordinate: true };
     }
   });
 }

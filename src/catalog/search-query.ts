@@ -7,7 +7,7 @@ import type { SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import { namesGuests, namesTargetNode, valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
-import { markCircumstance, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
+import { markSubordinate, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
@@ -189,7 +189,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const typed = tokenize(index, query);
   markContext(typed.tokens, query);
   markPrevented(typed.tokens);
-  markCircumstance(typed.tokens);
+  markSubordinate(typed.tokens);
   markLightVerb(typed.tokens);
   const { namesValue, named, namedByName } = typed;
   const tokens = described
@@ -351,7 +351,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   let asksForOne = false;
   let causedVerb: ReadonlySet<string> | undefined;
   const prevented = new Set<string>();
-  const circumstances = new Set<string>();
+  const subordinates = new Set<string>();
   const mainTerms = new Set<string>();
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
@@ -407,7 +407,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     const concept = wordConcept(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
     for (const [term, w] of concept.terms) {
-      if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.circumstance ? circumstances : mainTerms).add(term);
+      if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.subordinate ? subordinates : mainTerms).add(term);
     }
     if (tokens[i]!.prevented) {
       for (const [term, w] of concept.terms) if (w >= EQUIVALENT_WEIGHT) prevented.add(term);
@@ -480,7 +480,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     createVerb: causedAt < 0 && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
-    ...(circumstances.size ? { circumstances: without(circumstances, mainTerms) } : {}),
+    ...(subordinates.size ? { subordinates: without(subordinates, mainTerms) } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index),
     // "when its node boots" inside a request is no question: a question opens with its word.

@@ -41,8 +41,8 @@ export interface EndpointFacts {
   doesPrevented?: boolean;
   /** For an item of a list: the stem of what the list holds ("plugin" for /cluster/acme/plugins/{id}). */
   itemOf?: string | undefined;
-  /** It is named by a word of a clause of time or condition ("reboot" in "start VM 160 whenever its host reboots"). */
-  doesCircumstance?: boolean;
+  /** It is named by a word of a subordinate clause ("reboot" in "start VM 160 whenever its host reboots"). */
+  doesSubordinate?: boolean;
   /** It answers with a picture ("Read VM RRD statistics (returns PNG)"), not data. */
   returnsImage?: boolean;
 }
@@ -85,8 +85,8 @@ export interface QueryFacts {
   asksImage?: boolean;
   /** Stems of the action the query keeps from happening ("delet", "remov"... for "guard VM 123 against removal"). */
   prevented?: ReadonlySet<string>;
-  /** Stems of the words of a clause of time or condition ("whenever its host reboots"). */
-  circumstances?: ReadonlySet<string>;
+  /** Stems of the words of a subordinate clause ("whenever its host reboots", "a role that can start VMs"). */
+  subordinates?: ReadonlySet<string>;
   /** Stems of the verb after a causative ("start" in "make VM 118 start automatically"): a behaviour to set, not an action to take. */
   causedVerb?: ReadonlySet<string>;
 }
@@ -138,8 +138,8 @@ export const FACTOR = {
   causedAction: 0.7,
   /** What the query keeps from happening: "guard VM 123 against removal" does not remove VM 123. */
   preventedAction: 0.6,
-  /** What happens in a clause of time or condition: "come back up whenever its host reboots" reboots nothing. */
-  circumstanceAction: 0.7,
+  /** What a subordinate clause says: "come back up whenever its host reboots" reboots nothing; "a role that can start VMs" starts none. */
+  subordinateAction: 0.7,
   /** A picture, when data is asked for: "usage history of storage local-zfs" is rrddata, not the rrd PNG. */
   imageUnasked: 0.9,
 } as const;
@@ -194,7 +194,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.missesValue) f *= FACTOR.missesValue;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
-  if (e.doesCircumstance) f *= FACTOR.circumstanceAction;
+  if (e.doesSubordinate) f *= FACTOR.subordinateAction;
   if (e.returnsImage && !q.asksImage) f *= FACTOR.imageUnasked;
   return f;
 }

@@ -122,8 +122,8 @@ export interface Token {
   aside?: boolean;
   /** What the request keeps from happening ("kept": "deleting" in "stop anyone from deleting container 310"), or does without ("without": "applying" in "show the SDN changes without applying them"). */
   prevented?: "kept" | "without";
-  /** Part of a clause of time or condition ("whenever its host reboots"): when the request applies. */
-  circumstance?: boolean;
+  /** Part of a subordinate clause: when the request applies ("whenever its host reboots") or what its noun is ("a role that can only start VMs"). */
+  subordinate?: boolean;
 }
 
 /** How much a name counts ("test" in "a snapshot called test"). */

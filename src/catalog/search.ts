@@ -279,8 +279,8 @@ export function runSearch(
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,
-      doesCircumstance:
-        analysis.circumstances !== undefined && units.some((unit) => unit.some((t) => analysis.circumstances!.has(t))),
+      doesSubordinate:
+        analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
       doesPrevented:
         analysis.prevented !== undefined &&
         (units.some((unit) => unit.some((t) => analysis.prevented!.has(t))) ||

@@ -131,7 +131,7 @@ describe("scoreFactor", () => {
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],
-    ["what happens in a clause of time or condition", { doesCircumstance: true }, {}, FACTOR.circumstanceAction],
+    ["what happens in a clause of time or condition", { doesSubordinate: true }, {}, FACTOR.subordinateAction],
     ["a picture, data asked for", { returnsImage: true }, {}, FACTOR.imageUnasked],
     [
       "one item, its list asked for in the plural",

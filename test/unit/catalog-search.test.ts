@@ -14,7 +14,7 @@ import {
   tokenize,
 } from "../../src/catalog/search.ts";
 import { opensWithVerb, particleOfVerb } from "../../src/catalog/search-tokens.ts";
-import { markCircumstance, markContext, markLightVerb, markPrevented } from "../../src/catalog/search-clauses.ts";
+import { markSubordinate, markContext, markLightVerb, markPrevented } from "../../src/catalog/search-clauses.ts";
 import { stem } from "../../src/catalog/stem.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -385,6 +385,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
       "POST /nodes/{node}/qemu/{vmid}/snapshot",
     ],
     ["make VM 77 come back up automatically whenever the node reboots", "POST /nodes/{node}/qemu/{vmid}/config"],
+    // A relative clause says what the new role is: it reboots nothing.
+    ["create a custom role that may only reboot and shut down VMs", "POST /access/roles"],
     // A request that opens with an English verb of no known method asks for an action, not a read.
     ["allow RDP into VM 240 with a firewall rule", "POST /nodes/{node}/qemu/{vmid}/firewall/rules"],
   ])("%s", (query, expected) => {
@@ -488,23 +490,28 @@ describe("a first clause that states the situation", () => {
   });
 });
 
-describe("a clause of time or condition", () => {
+describe("a subordinate clause: of time or condition, or describing a noun", () => {
   const index = buildSearchIndex([]);
   const marked = (query: string) => {
     const tokens = tokenize(index, query).tokens;
-    markCircumstance(tokens);
-    return tokens.filter((t) => t.circumstance).map((t) => t.word);
+    markSubordinate(tokens);
+    return tokens.filter((t) => t.subordinate).map((t) => t.word);
   };
   test.each([
     ["make VM 160 come back up whenever its host reboots", ["its", "host", "reboots"]],
     ["drop all traffic to VM 125 unless a rule allows it", ["a", "rule", "allows", "it"]],
     // An opening clause runs to its comma.
     ["after pve2 boots, wait 90 seconds", ["pve2", "boots"]],
-    // A question's "when", "check if", a question's own condition, a clause with nothing after it: no circumstance.
+    // A question's "when", "check if", a question's own condition, a clause with nothing after it: none.
     ["when will the backup job run next", []],
     ["check if the guest agent is running", []],
     ["which backups would get deleted if I applied keep-last=3", []],
     ["when a node fails", []],
+    // A relative clause after a noun of a request describes that noun.
+    ["create a custom role that can only power VMs on and off", ["can", "only", "power", "vms", "on", "and", "off"]],
+    // ... not after a verb ("make sure that"), nor in a request that opens with no verb.
+    ["make sure that VM 100 starts at boot", []],
+    ["VMs that never get backed up", []],
   ])("%s", (query, words) => {
     expect(marked(query)).toEqual(words);
   });
@@ -590,13 +597,13 @@ const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 95, 100],
   ["dev-queries-2", true, 79, 92],
-  ["search-heldout", true, 91.2, 99.2],
-  ["search-fresh-tune", true, 84.7, 93.1],
+  ["search-heldout", true, 92, 99.2],
+  ["search-fresh-tune", true, 86.1, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 79.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
-  ["search-fresh2-tune", true, 83.5, 89.4],
+  ["search-fresh2-tune", true, 83.5, 90.6],
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 77.6, 92.9],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
@@ -612,14 +619,14 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh7-sealed", true, 83.3, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 70, 90.8],
+  ["search-fresh8-sealed", true, 70, 91.7],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 81.7, 94.2],
+  ["search-fresh9-sealed", true, 82.5, 94.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 79.2, 87.5],
+  ["search-fresh10-sealed", true, 80.8, 87.5],
   ["search-fresh11-sealed", true, 80.8, 90.8],
-  ["search-fresh12-sealed", true, 73.3, 89.2],
+  ["search-fresh12-sealed", true, 74.2, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 72.5, 91.7],
+  ["search-fresh13-sealed", true, 73.3, 91.7],
 ];
