@@ -275,11 +275,16 @@ export function statedMethod(tokens: readonly VerbToken[]): MethodName | undefin
   return statedMethodAt(tokens)?.method;
 }
 
+/** Verbs of handing over: with "me" after them the speaker receives something ("give me the next free VMID"). */
+const HANDING_VERBS = new Set(["give", "get", "find", "fetch", "bring", "hand", "tell"]);
+
 /** The request's verb: the method it asks for and where it is. */
 export function statedMethodAt(tokens: readonly VerbToken[]): { method: MethodName; at: number } | undefined {
   for (let i = 0; i < tokens.length; i++) {
     const phrasal = PHRASAL_VERBS[`${tokens[i]!.word} ${tokens[i + 1]?.word}`];
     if (phrasal) return { method: phrasal, at: i };
+    if (HANDING_VERBS.has(tokens[i]!.word) && tokens[i + 1]?.word === "me" && !tokens[i]!.context)
+      return { method: "GET", at: i };
     const method = verbAt(tokens, i);
     if (method) return { method, at: i };
   }

@@ -179,6 +179,9 @@ describe("query rules", () => {
     ["relocate the vm to another node", "POST"],
     ["the vm would not halt", undefined],
     ["discard the network changes", "DELETE"],
+    // A verb of handing over with "me": the speaker receives, nothing is changed.
+    ["give me the next free VMID", "GET"],
+    ["give bob admin rights", "PUT"],
   ])("%j asks for %j", (query, method) => {
     expect<string | undefined>(statedMethod(tokens(query))).toBe(method);
   });
@@ -628,5 +631,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh11-sealed", true, 80.8, 90.8],
   ["search-fresh12-sealed", true, 74.2, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 73.3, 91.7],
+  ["search-fresh13-sealed", true, 74.2, 91.7],
 ];
