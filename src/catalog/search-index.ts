@@ -351,9 +351,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     collectionOf,
     creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
     collectionStems: new Set(listed.values()),
-    itemOf: endpoints.map((e) =>
-      /\/\{[^{}]+\}$/.test(e.path) ? listed.get(e.path.replace(/\/\{[^{}]+\}$/, "")) : undefined,
-    ),
+    itemOf: endpoints.map((e) => ofItem(e.path, listed)),
     vocabulary,
     groups,
     groupsOfWord,
@@ -408,4 +406,14 @@ function addSiblingTerms(
       for (const t of extra) postings.add(t, id, FIELD.sibling, !twins.has(members));
     }
   }
+}
+
+/**
+ * For an endpoint of one item of a list, or below one: the stem of what the nearest such list
+ * holds ("task" for /nodes/{node}/tasks/{upid} and /nodes/{node}/tasks/{upid}/status).
+ */
+function ofItem(path: string, listed: ReadonlyMap<string, string>): string | undefined {
+  const segments = path.split("/");
+  const at = segments.findLastIndex((s) => s.startsWith("{"));
+  return at > 0 ? listed.get(segments.slice(0, at).join("/")) : undefined;
 }

@@ -39,7 +39,7 @@ export interface EndpointFacts {
   doesCausedVerb?: boolean;
   /** It does what the query keeps from happening (a DELETE for "stop anyone from deleting container 310"). */
   doesPrevented?: boolean;
-  /** For an item of a list: the stem of what the list holds ("plugin" for /cluster/acme/plugins/{id}). */
+  /** For an item of a list, or an endpoint below one: the stem of what the list holds ("plugin" for /cluster/acme/plugins/{id}). */
   itemOf?: string | undefined;
   /** It is named by a word of a subordinate clause ("reboot" in "start VM 160 whenever its host reboots"). */
   doesSubordinate?: boolean;
@@ -158,7 +158,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.websocket) f *= FACTOR.websocket;
   // "every rule of the host firewall on pve2": "every" asks for the list, whatever the value names.
   if ((!q.oneItem || q.asksForAll) && e.method === "GET" && e.item) f *= FACTOR.itemUnasked;
-  if (q.listsAsked && e.method === "GET" && e.item && e.itemOf !== undefined && q.listsAsked.has(e.itemOf))
+  if (q.listsAsked && e.method === "GET" && e.itemOf !== undefined && q.listsAsked.has(e.itemOf))
     f *= FACTOR.itemForList;
   if (e.collectionOf !== undefined && q.named.has(e.collectionOf)) f *= FACTOR.collectionForOne;
   // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.

@@ -140,6 +140,12 @@ describe("scoreFactor", () => {
       FACTOR.itemForList,
     ],
     [
+      "below one item, its list asked for in the plural",
+      { item: false, itemOf: "task" },
+      { oneItem: false, listsAsked: new Set(["task"]) },
+      FACTOR.itemForList,
+    ],
+    [
       "one item, another list asked for",
       { item: true, itemOf: "plugin" },
       { oneItem: true, listsAsked: new Set(["rule"]) },
