@@ -193,3 +193,19 @@ export function markLightVerb(tokens: Token[]): void {
     return;
   }
 }
+
+/** Who "how do I", "how can we" asks for. */
+const ASKERS = new Set(["i", "we", "you", "one"]);
+
+/**
+ * "how do I delete snapshot foo of VM 100", "how can we add a user", "how to change the DNS
+ * servers": asking how to do something asks for that action. When a verb that says a method
+ * follows, the words before it say nothing: the request is no question about what is.
+ */
+export function markHowTo(tokens: Token[]): void {
+  if (tokens[0]?.word !== "how") return;
+  const verb =
+    tokens[1]?.word === "to" ? 2 : AUXILIARIES.has(tokens[1]?.word ?? "") && ASKERS.has(tokens[2]?.word ?? "") ? 3 : -1;
+  if (verb < 0 || !METHOD_HINTS[tokens[verb]?.word ?? ""]) return;
+  for (let k = 0; k < verb; k++) tokens[k] = { ...tokens[k]!, context: true };
+}

@@ -7,7 +7,7 @@ import type { SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import { namesGuests, namesTargetNode, valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
-import { markSubordinate, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
+import { markHowTo, markSubordinate, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
@@ -191,6 +191,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   markPrevented(typed.tokens);
   markSubordinate(typed.tokens);
   markLightVerb(typed.tokens);
+  markHowTo(typed.tokens);
   const { namesValue, named, namedByName } = typed;
   const tokens = described
     ? [

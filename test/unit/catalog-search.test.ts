@@ -14,7 +14,13 @@ import {
   tokenize,
 } from "../../src/catalog/search.ts";
 import { opensWithVerb, particleOfVerb } from "../../src/catalog/search-tokens.ts";
-import { markSubordinate, markContext, markLightVerb, markPrevented } from "../../src/catalog/search-clauses.ts";
+import {
+  markHowTo,
+  markSubordinate,
+  markContext,
+  markLightVerb,
+  markPrevented,
+} from "../../src/catalog/search-clauses.ts";
 import { stem } from "../../src/catalog/stem.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -388,6 +394,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
       "POST /nodes/{node}/qemu/{vmid}/snapshot",
     ],
     ["make VM 77 come back up automatically whenever the node reboots", "POST /nodes/{node}/qemu/{vmid}/config"],
+    // "how do I delete ...": the delete, not a read of the snapshots.
+    ["how do I delete snapshot pre-upgrade of VM 100", "DELETE /nodes/{node}/qemu/{vmid}/snapshot/{snapname}"],
     // Tasks in the plural: the list, not the status of one task.
     ["show all tasks that are running on the cluster at the moment", "GET /cluster/tasks"],
     // A relative clause says what the new role is: it reboots nothing.
@@ -543,6 +551,25 @@ describe("a light verb whose object names the action", () => {
   });
 });
 
+describe("asking how to do something asks for it", () => {
+  const index = buildSearchIndex([]);
+  const marked = (query: string) => {
+    const tokens = tokenize(index, query).tokens;
+    markHowTo(tokens);
+    return tokens.filter((t) => t.context).map((t) => t.word);
+  };
+  test.each([
+    ["how do I delete snapshot foo of VM 100", ["how", "do", "i"]],
+    ["how can we add a user", ["how", "can", "we"]],
+    ["how to change the DNS servers", ["how", "to"]],
+    // A verb that says no method, or no one asking: still a question.
+    ["how do I know whether VM 100 runs", []],
+    ["how is the cluster doing", []],
+  ])("%s", (query, words) => {
+    expect(marked(query)).toEqual(words);
+  });
+});
+
 describe("a particle right after a verb is the verb's", () => {
   test.each([
     [["come", "back", "up"], 1, true],
@@ -630,7 +657,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 80.8, 88.3],
-  ["search-fresh11-sealed", true, 80.8, 90.8],
+  ["search-fresh11-sealed", true, 81.7, 90.8],
   ["search-fresh12-sealed", true, 74.2, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 74.2, 91.7],
