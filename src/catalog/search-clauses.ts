@@ -7,6 +7,7 @@ import {
   isEnglishVerb,
   ASIDE_WEIGHT,
   DETERMINERS,
+  LEADING_WORDS,
   PARTICLES,
   QUESTION_WORDS,
   queryChunks,
@@ -194,18 +195,33 @@ export function markLightVerb(tokens: Token[]): void {
   }
 }
 
-/** Who "how do I", "how can we" asks for. */
-const ASKERS = new Set(["i", "we", "you", "one"]);
+/** Words of a frame around a request ("is it possible to", "which endpoint do I use to", "I'd like to"). */
+const FRAME_WORDS = new Set(
+  "possible way api call endpoint best right correct proper use help like want need d able supposed going trying try wish command".split(
+    " ",
+  ),
+);
+/** How much a word of a frame counts: it says nothing of what is asked. */
+const FRAME_WEIGHT = 0.2;
+/** What stands right before the request's verb in a frame: "... to delete", "can you stop", "how do I add", "help me find". */
+const BEFORE_VERB = new Set(["to", "you", "i", "we", "me", "please"]);
 
 /**
- * "how do I delete snapshot foo of VM 100", "how can we add a user", "how to change the DNS
- * servers": asking how to do something asks for that action. When a verb that says a method
- * follows, the words before it say nothing: the request is no question about what is.
+ * "how do I delete snapshot foo", "is it possible to add a user", "which endpoint do I use to
+ * stop container 200", "can you reboot node pve1": a frame around a request asks for the action
+ * its verb names. When a verb that says a method follows words of the frame only, those words say
+ * nothing, and the verb opens the request: it is no question about what is.
  */
-export function markHowTo(tokens: Token[]): void {
-  if (tokens[0]?.word !== "how") return;
-  const verb =
-    tokens[1]?.word === "to" ? 2 : AUXILIARIES.has(tokens[1]?.word ?? "") && ASKERS.has(tokens[2]?.word ?? "") ? 3 : -1;
-  if (verb < 0 || !METHOD_HINTS[tokens[verb]?.word ?? ""]) return;
-  for (let k = 0; k < verb; k++) tokens[k] = { ...tokens[k]!, context: true };
+export function markFraming(tokens: Token[]): void {
+  for (let k = 1; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    const frame = t.literal ? false : STOPWORDS.has(t.word) || LEADING_WORDS.has(t.word) || FRAME_WORDS.has(t.word);
+    if (METHOD_HINTS[t.word] && !t.literal && BEFORE_VERB.has(tokens[k - 1]!.word)) {
+      for (let j = 0; j < k; j++)
+        tokens[j] = { ...tokens[j]!, context: true, clauseStart: false, weight: tokens[j]!.weight * FRAME_WEIGHT };
+      tokens[k] = { ...t, clauseStart: true };
+      return;
+    }
+    if (!frame) return;
+  }
 }

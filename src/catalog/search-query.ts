@@ -7,7 +7,7 @@ import type { SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import { namesGuests, namesTargetNode, valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
-import { markHowTo, markSubordinate, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
+import { markFraming, markSubordinate, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
@@ -111,12 +111,17 @@ export interface QueryAnalysis extends QueryFacts {
 /** Words that make what follows a new object, not an existing one. */
 const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
 
+/** "to create", "to reboot": "to" before a verb that says a method marks an infinitive, not a place or a target. */
+function infinitive(raw: readonly string[], at: number): boolean {
+  return raw[at] === "to" && METHOD_HINTS[raw[at + 1] ?? ""] !== undefined;
+}
+
 /** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
 function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
   const places = new Set<string>();
   raw.forEach((w, i) => {
     // "to a Gotify server" names no existing one.
-    if ((w !== "to" && w !== "into") || NEW_OBJECT.has(raw[i + 1] ?? "")) return;
+    if ((w !== "to" && w !== "into") || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
     for (const next of raw.slice(i + 1, i + 4)) {
       const s = stem(next, index.stems);
       if (index.collectionStems.has(s)) {
@@ -191,7 +196,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   markPrevented(typed.tokens);
   markSubordinate(typed.tokens);
   markLightVerb(typed.tokens);
-  markHowTo(typed.tokens);
+  markFraming(typed.tokens);
   const { namesValue, named, namedByName } = typed;
   const tokens = described
     ? [
@@ -436,7 +441,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   }
   if (!method && !acts && concepts.length > 0) method = "GET";
   // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
-  const target = (i: number) => TARGET_WORDS.has(spoken[i - 1] ?? "") || TARGET_WORDS.has(spoken[i - 2] ?? "");
+  const target = (i: number) =>
+    TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
   // "on all nodes", "every node": the whole cluster.
   const everyNode = (i: number) => ALL_WORDS.has(spoken[i - 1] ?? "") || ALL_WORDS.has(spoken[i - 2] ?? "");
   const namesNode = spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i));

@@ -15,7 +15,7 @@ import {
 } from "../../src/catalog/search.ts";
 import { opensWithVerb, particleOfVerb } from "../../src/catalog/search-tokens.ts";
 import {
-  markHowTo,
+  markFraming,
   markSubordinate,
   markContext,
   markLightVerb,
@@ -394,8 +394,12 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
       "POST /nodes/{node}/qemu/{vmid}/snapshot",
     ],
     ["make VM 77 come back up automatically whenever the node reboots", "POST /nodes/{node}/qemu/{vmid}/config"],
-    // "how do I delete ...": the delete, not a read of the snapshots.
+    // A frame around a request: the delete, not a read of the snapshots; "to reboot node pve1" names the node itself.
     ["how do I delete snapshot pre-upgrade of VM 100", "DELETE /nodes/{node}/qemu/{vmid}/snapshot/{snapname}"],
+    ["is there a way to delete snapshot pre-upgrade of VM 100", "DELETE /nodes/{node}/qemu/{vmid}/snapshot/{snapname}"],
+    ["which endpoint do I use to change the DNS servers of node pve1", "PUT /nodes/{node}/dns"],
+    ["I want to reboot node pve1", "POST /nodes/{node}/status"],
+    ["what is the API call to create a backup job", "POST /cluster/backup"],
     // Tasks in the plural: the list, not the status of one task.
     ["show all tasks that are running on the cluster at the moment", "GET /cluster/tasks"],
     // A relative clause says what the new role is: it reboots nothing.
@@ -551,20 +555,23 @@ describe("a light verb whose object names the action", () => {
   });
 });
 
-describe("asking how to do something asks for it", () => {
+describe("a frame around a request asks for the action its verb names", () => {
   const index = buildSearchIndex([]);
   const marked = (query: string) => {
     const tokens = tokenize(index, query).tokens;
-    markHowTo(tokens);
+    markFraming(tokens);
     return tokens.filter((t) => t.context).map((t) => t.word);
   };
   test.each([
     ["how do I delete snapshot foo of VM 100", ["how", "do", "i"]],
-    ["how can we add a user", ["how", "can", "we"]],
     ["how to change the DNS servers", ["how", "to"]],
-    // A verb that says no method, or no one asking: still a question.
+    ["is it possible to add a user", ["is", "it", "possible", "to"]],
+    ["which endpoint do I use to stop container 200", ["which", "endpoint", "do", "i", "use", "to"]],
+    ["can you reboot node pve1", ["can", "you"]],
+    // A verb that says no method, a question about what is, a request with no frame: nothing to mark.
     ["how do I know whether VM 100 runs", []],
-    ["how is the cluster doing", []],
+    ["which VMs are set to start at boot", []],
+    ["delete snapshot foo of VM 100", []],
   ])("%s", (query, words) => {
     expect(marked(query)).toEqual(words);
   });
