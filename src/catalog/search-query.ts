@@ -53,6 +53,8 @@ const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
 };
 /** A verb that only says the method ("add", "revoke", "show"). */
 const VERB_WEIGHT = 0.5;
+/** Verbs that only present what is asked for (unlike "check" or "verify", which say what is done with it). */
+const DISPLAY_VERBS = new Set(["show", "display", "view", "see", "print", "get", "read", "fetch"]);
 /** Groups whose verbs ask to set something rather than to act. */
 const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
 const CAUSATIVES = new Set(["make", "let", "have"]);
@@ -135,16 +137,19 @@ function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
 
 /**
  * The lists a query asks for whole: a collection's noun in the plural ("which DNS challenge
- * plugins"), or after "all"/"every" ("every IP set").
+ * plugins"), after "all"/"every" ("every IP set"), or before a plural ("the backup jobs").
  */
-function listsAskedOf(raw: readonly string[], index: SearchIndex): Set<string> {
+function listsAskedOf(raw: readonly string[], index: SearchIndex, isName: (i: number) => boolean): Set<string> {
   const lists = new Set<string>();
   raw.forEach((w, i) => {
     const s = stem(w, index.stems);
     if (!index.collectionStems.has(s)) return;
     const plural = w.length > s.length && /s$/.test(w) && !/ss$/.test(w);
     const all = ALL_WORDS.has(raw[i - 1] ?? "") || ALL_WORDS.has(raw[i - 2] ?? "");
-    if (plural || all) lists.add(s);
+    // "the backup jobs": a plural right after the collection's noun is what it holds, in the plural.
+    const next = raw[i + 1] ?? "";
+    const headPlural = next.length > 3 && /[^s]s$/.test(next) && stem(next, index.stems) !== next && !isName(i + 1);
+    if (plural || all || headPlural) lists.add(s);
   });
   return lists;
 }
@@ -386,7 +391,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       ) &&
       !index.lastSegmentStems.has(stem(w, index.stems)) &&
       compoundsWith(index, w).length === 0;
-    if (methodOnly) weight *= VERB_WEIGHT;
+    // "show the cluster status": a verb that only says "present it" says nothing of what is read
+    // ("Show the current pool status." is no better answer for it).
+    if (methodOnly) weight *= DISPLAY_VERBS.has(w) ? 0 : VERB_WEIGHT;
     if (GENERIC_WORDS.has(w)) {
       weight *= GENERIC_WEIGHT;
       asksForOne = true;
@@ -452,7 +459,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   );
   const asksForAll = spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w));
   const namesAgent = spoken.some((w) => w === "agent" || w === "qga");
-  const namesGuest = raw.some((w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""));
+  const namesGuest = raw.some(
+    (w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w) || GUEST_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""),
+  );
   // "to VM 120", "in container 101": an existing guest is where it happens.
   const guestIsPlace = raw.some(
     (w, i) =>
@@ -489,7 +498,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...(prevented.size ? { prevented } : {}),
     ...(subordinates.size ? { subordinates: without(subordinates, mainTerms) } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
-    listsAsked: listsAskedOf(raw, index),
+    listsAsked: listsAskedOf(raw, index, (i) => tokens[i]?.literal === true),
     // "when its node boots" inside a request is no question: a question opens with its word.
     question: stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word) && method === "GET",
     namesGuest,

@@ -23,7 +23,8 @@ export const PARTICLES = new Set(["on", "off", "up", "down", "back", "away", "ou
 
 export const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
 export const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
-export const GUEST_WORDS = new Set(["guest", "guests"]);
+/** Words for a guest of either kind; "vmid" is the number both kinds are known by. */
+export const GUEST_WORDS = new Set(["guest", "guests", "vmid", "vmids"]);
 export const DETERMINERS = new Set([
   "a",
   "an",
@@ -229,7 +230,11 @@ export function tokenize(
 
 /** The query's whitespace-separated chunks, as tokenize reads them: "S.M.A.R.T." -> "SMART"; "VM's" -> "VM". */
 export function queryChunks(query: string): string[] {
-  const text = query.replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, "")).replace(/'s\b/gi, "");
+  const text = query
+    .replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, ""))
+    .replace(/'s\b/gi, "")
+    // "vm100", "ct200": the kind of guest and its number, run together.
+    .replace(/\b(vm|ct|lxc|qemu)(\d+)\b/gi, "$1 $2");
   return text.split(/\s+/);
 }
 

@@ -400,6 +400,13 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["which endpoint do I use to change the DNS servers of node pve1", "PUT /nodes/{node}/dns"],
     ["I want to reboot node pve1", "POST /nodes/{node}/status"],
     ["what is the API call to create a backup job", "POST /cluster/backup"],
+    // A verb that only presents says nothing of what is read: not the one status whose description opens with "Show".
+    ["show the cluster status", "GET /cluster/status"],
+    ["show the status of node pve3", "GET /nodes/{node}/status"],
+    // A plural after a collection's noun asks for the list; a guest's kind and number may run together.
+    ["list the backup jobs", "GET /cluster/backup"],
+    ["stop vm105", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
+    ["show the firewall rules of ct200", "GET /nodes/{node}/lxc/{vmid}/firewall/rules"],
     // Tasks in the plural: the list, not the status of one task.
     ["show all tasks that are running on the cluster at the moment", "GET /cluster/tasks"],
     // A relative clause says what the new role is: it reboots nothing.
@@ -646,10 +653,10 @@ const FLOORS: [string, boolean, number, number][] = [
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 77.6, 92.9],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 77, 87.8],
+  ["search-fresh3-tune", true, 78.4, 87.8],
   ["search-fresh3-sealed", true, 83.6, 94.5],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
-  ["search-fresh4-sealed", true, 84.1, 94.4],
+  ["search-fresh4-sealed", true, 85, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 84.2, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
