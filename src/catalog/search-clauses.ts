@@ -216,7 +216,8 @@ export function markFraming(tokens: Token[]): void {
   for (let k = 1; k < tokens.length; k++) {
     const t = tokens[k]!;
     const frame = t.literal ? false : STOPWORDS.has(t.word) || LEADING_WORDS.has(t.word) || FRAME_WORDS.has(t.word);
-    if (METHOD_HINTS[t.word] && !t.literal && BEFORE_VERB.has(tokens[k - 1]!.word)) {
+    const verb = !!METHOD_HINTS[t.word] || (isEnglishVerb(t.word) && !ASKING.has(t.word) && !FRAME_WORDS.has(t.word));
+    if (verb && !t.literal && BEFORE_VERB.has(tokens[k - 1]!.word)) {
       for (let j = 0; j < k; j++)
         tokens[j] = { ...tokens[j]!, context: true, clauseStart: false, weight: tokens[j]!.weight * FRAME_WEIGHT };
       tokens[k] = { ...t, clauseStart: true };

@@ -118,6 +118,17 @@ function infinitive(raw: readonly string[], at: number): boolean {
   return raw[at] === "to" && METHOD_HINTS[raw[at + 1] ?? ""] !== undefined;
 }
 
+/** "add VM 100 to HA", "put container 200 into pool dev": a guest named by its number goes somewhere. */
+function guestGoesTo(raw: readonly string[]): boolean {
+  return raw.some(
+    (w, i) =>
+      (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) &&
+      /^\d+$/.test(raw[i + 1] ?? "") &&
+      (raw[i + 2] === "to" || raw[i + 2] === "into") &&
+      !infinitive(raw, i + 2),
+  );
+}
+
 /** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
 function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
   const places = new Set<string>();
@@ -493,7 +504,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     acts,
     places: placesOf(raw, index),
     // A causative "make" makes nothing new ("make container 240 start at boot").
-    createVerb: causedAt < 0 && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
+    // ... nor does one that puts a guest it names somewhere ("add VM 100 to HA").
+    createVerb:
+      causedAt < 0 && !guestGoesTo(raw) && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
     ...(subordinates.size ? { subordinates: without(subordinates, mainTerms) } : {}),

@@ -14,6 +14,7 @@ import {
   tokenize,
 } from "../../src/catalog/search.ts";
 import { opensWithVerb, particleOfVerb } from "../../src/catalog/search-tokens.ts";
+import { analyzeQuery } from "../../src/catalog/search-query.ts";
 import {
   markFraming,
   markSubordinate,
@@ -400,6 +401,7 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["which endpoint do I use to change the DNS servers of node pve1", "PUT /nodes/{node}/dns"],
     ["I want to reboot node pve1", "POST /nodes/{node}/status"],
     ["what is the API call to create a backup job", "POST /cluster/backup"],
+    ["how can I throttle replication job 101-0", "PUT /cluster/replication/{id}"],
     // A verb that only presents says nothing of what is read: not the one status whose description opens with "Show".
     ["show the cluster status", "GET /cluster/status"],
     ["show the status of node pve3", "GET /nodes/{node}/status"],
@@ -575,12 +577,27 @@ describe("a frame around a request asks for the action its verb names", () => {
     ["is it possible to add a user", ["is", "it", "possible", "to"]],
     ["which endpoint do I use to stop container 200", ["which", "endpoint", "do", "i", "use", "to"]],
     ["can you reboot node pve1", ["can", "you"]],
+    // An English verb of no known method opens the request as well.
+    ["how can I throttle replication job 101-0", ["how", "can", "i"]],
     // A verb that says no method, a question about what is, a request with no frame: nothing to mark.
     ["how do I know whether VM 100 runs", []],
     ["which VMs are set to start at boot", []],
     ["delete snapshot foo of VM 100", []],
   ])("%s", (query, words) => {
     expect(marked(query)).toEqual(words);
+  });
+});
+
+describe("a guest named by its number and put somewhere exists", () => {
+  const index = buildSearchIndex([]);
+  test.each([
+    ["create VM 100", true],
+    ["add VM 100 to HA", false],
+    ["add container 200 into pool dev", false],
+    // "to" before a verb is no place.
+    ["add VM 100 to create a test setup", true],
+  ])("%s: a create verb %p", (query, creates) => {
+    expect(analyzeQuery(index, query).createVerb).toBe(creates);
   });
 });
 
