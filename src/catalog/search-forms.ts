@@ -54,7 +54,12 @@ const describe = (e: Endpoint) => `${e.method} ${e.path}`;
 
 /** The recognised form of a query, or undefined when it names no endpoint, command or tool. */
 export function recognizeForm(query: string, ctx: FormContext): RecognizedForm | undefined {
-  const tokens = query.trim().split(/\s+/).filter(Boolean);
+  // "`qm set 100 --memory 4096`", "\"pvesm list local\"": quotes around a command line are no part of it.
+  const tokens = query
+    .trim()
+    .split(/\s+/)
+    .map((t) => t.replace(/^[`"'\u2018\u2019\u201c\u201d]+|[`"'\u2018\u2019\u201c\u201d]+$/g, ""))
+    .filter(Boolean);
   const lower = tokens.map((t) => t.toLowerCase());
   const without = (from: number, count: number) => [...tokens.slice(0, from), ...tokens.slice(from + count)].join(" ");
 
@@ -123,8 +128,9 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       pinned: [],
       ordered: true,
       // What the command does, in the docs' words, is the best search for what the API offers
-      // instead, among the endpoints of the tool's other commands first.
-      query: rest,
+      // instead, among the endpoints of the tool's other commands first. The words before the
+      // tool's name only frame it ("run pveam available", "the API equivalent of pct console 330").
+      query: tokens.slice(at + length).join(" "),
       described: `${mapping.command.split(" ").slice(1).join(" ")}: ${mapping.description}`,
       homes: tool.homes,
       ...(actsOn(mapping, ctx) ? { object: mapping.object } : {}),

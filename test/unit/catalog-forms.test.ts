@@ -195,6 +195,10 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     ["qm importovf 200 vm.ovf local-lvm", "POST /nodes/{node}/qemu"],
     // A path after a command is its argument, not an API path.
     ["pveum acl delete /storage/nfs1 --groups devs --roles PVEDatastoreUser", "PUT /access/acl"],
+    // Quotes around a command line are no part of it; words before a CLI-only command only frame it.
+    ["`pvesm list local`", "GET /nodes/{node}/storage/{storage}/content"],
+    ['"qm migrate 100 pve2 --online"', "POST /nodes/{node}/qemu/{vmid}/migrate"],
+    ["run pveam available", "GET /nodes/{node}/aplinfo"],
     // pve-manager's tools with no page in the docs, by the endpoint their code calls.
     ["pveversion -v", "GET /nodes/{node}/apt/versions"],
     ["what does pvereport collect", "GET /nodes/{node}/report"],
