@@ -315,6 +315,9 @@ export function opensWithVerb(tokens: readonly Token[]): boolean {
   if (first < 0) return false;
   const t = tokens[first]!;
   if (t.literal || t.inName || METHOD_HINTS[t.word] || QUESTION_WORDS.has(t.word) || /\d/.test(t.word)) return false;
+  // "VM 100 config", "node pve1 status": a guest or a node named first is what the words are about.
+  if (QEMU_WORDS.has(t.word) || LXC_WORDS.has(t.word) || NODE_WORDS.has(t.word) || GUEST_WORDS.has(t.word))
+    return false;
   let k = first + 1;
   if (PARTICLES.has(tokens[k]?.word ?? "")) k++;
   const next = tokens[k];

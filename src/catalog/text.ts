@@ -21,7 +21,7 @@ export const STOPWORDS = new Set(
     "can could should would will shall may might must please want need like " +
     "some any each every other another such same own different various " +
     "one two three four five six seven eight nine ten " +
-    "get gets got right now currently along its it's s t proxmox pve"
+    "get gets got right now currently along its it's s t proxmox pve exist exists"
   ).split(" "),
 );
 

@@ -409,6 +409,9 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["list the backup jobs", "GET /cluster/backup"],
     ["stop vm105", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
     ["show the firewall rules of ct200", "GET /nodes/{node}/lxc/{vmid}/firewall/rules"],
+    // A noun phrase that names its guest first reads; "exist" says nothing.
+    ["VM 100 config", "GET /nodes/{node}/qemu/{vmid}/config"],
+    ["which users exist", "GET /access/users"],
     // Tasks in the plural: the list, not the status of one task.
     ["show all tasks that are running on the cluster at the moment", "GET /cluster/tasks"],
     // A relative clause says what the new role is: it reboots nothing.
@@ -624,6 +627,9 @@ describe("opensWithVerb", () => {
     ["which users are logged in", false],
     ["lsblk", false],
     ["a snapshot called test", false],
+    // A guest or a node named first is what the words are about.
+    ["VM 100 config", false],
+    ["node pve1 status", false],
   ])("%s: %p", (query, expected) => {
     expect(opensWithVerb(tokenize(index, query).tokens)).toBe(expected);
   });
