@@ -202,7 +202,12 @@ export function tokenize(
       hyphenated &&
       (index.vocabulary.has(chunkWords.join("")) ||
         index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
-    for (const w of chunkWords) {
+    // "live-migrate VM 330", "force-stop container 200": a compound that opens a request and
+    // ends with a verb of change is that verb, qualified ("apt-get" is a tool's name).
+    const last = METHOD_HINTS[chunkWords[chunkWords.length - 1]!];
+    const verbAtEnd = hyphenated && newClause && last !== undefined && last !== "GET";
+    chunkWords.forEach((w, at) => {
+      const verb = verbAtEnd && at === chunkWords.length - 1;
       let weight = base;
       if (hyphenated && !known) weight = Math.min(weight, 0.5);
       // "... from a template", "... with privilege separation": the means, not the goal.
@@ -212,13 +217,13 @@ export function tokenize(
       tokens.push({
         word: w,
         weight,
-        clauseStart: newClause && content,
+        clauseStart: verbAtEnd ? verb : newClause && content,
         literal: base < 1,
-        ...(hyphenated ? { inName: true } : {}),
+        ...(hyphenated && !verb ? { inName: true } : {}),
         ...(aside ? { aside: true } : {}),
       });
-      if (content) newClause = false;
-    }
+      if (content && (!verbAtEnd || verb)) newClause = false;
+    });
     if (/[:;,.!?]$/.test(chunk)) newClause = true;
     if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
     // "... rather than an ACPI button press", "... so I can restore one file", "don't wait for

@@ -409,6 +409,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["list the backup jobs", "GET /cluster/backup"],
     ["stop vm105", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
     ["show the firewall rules of ct200", "GET /nodes/{node}/lxc/{vmid}/firewall/rules"],
+    // A compound that opens a request and ends with a verb of change is that verb.
+    ["live-migrate VM 77 to pve4", "POST /nodes/{node}/qemu/{vmid}/migrate"],
     // A noun phrase that names its guest first reads; "exist" says nothing.
     ["VM 100 config", "GET /nodes/{node}/qemu/{vmid}/config"],
     ["which users exist", "GET /access/users"],
@@ -604,6 +606,23 @@ describe("a guest named by its number and put somewhere exists", () => {
   });
 });
 
+describe("a hyphenated compound that opens a request", () => {
+  const index = buildSearchIndex([]);
+  test.each([
+    ["live-migrate VM 330 to pve5", "migrate", true],
+    ["force-stop container 200", "stop", true],
+    // A tool's name, and a compound that does not open the request, stay names.
+    ["apt-get update on pve2", "get", false],
+    ["restart pve-firewall now", "firewall", false],
+  ])("%s: %s opens it %p", (query, word, verb) => {
+    const token = tokenize(index, query).tokens.find((t) => t.word === word)!;
+    expect({ clauseStart: token.clauseStart, inName: token.inName === true }).toEqual({
+      clauseStart: verb,
+      inName: !verb,
+    });
+  });
+});
+
 describe("a particle right after a verb is the verb's", () => {
   test.each([
     [["come", "back", "up"], 1, true],
@@ -685,7 +704,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 80.8, 92.5],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 83.3, 95],
+  ["search-fresh7-sealed", true, 84.2, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 70, 91.7],
@@ -697,5 +716,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh11-sealed", true, 81.7, 90.8],
   ["search-fresh12-sealed", true, 74.2, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 74.2, 91.7],
+  ["search-fresh13-sealed", true, 75, 91.7],
 ];
