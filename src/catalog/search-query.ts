@@ -153,10 +153,16 @@ function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
 function listsAskedOf(raw: readonly string[], index: SearchIndex, isName: (i: number) => boolean): Set<string> {
   const lists = new Set<string>();
   raw.forEach((w, i) => {
+    const all = ALL_WORDS.has(raw[i - 1] ?? "") || ALL_WORDS.has(raw[i - 2] ?? "");
+    // "the IP sets", "every IP set": a collection's run-together noun, typed apart.
+    const joined = stem(w + (raw[i + 1] ?? ""), index.stems);
+    if (i + 1 < raw.length && index.collectionStems.has(joined) && (all || /[^s]s$/.test(raw[i + 1]!))) {
+      lists.add(joined);
+      return;
+    }
     const s = stem(w, index.stems);
     if (!index.collectionStems.has(s)) return;
     const plural = w.length > s.length && /s$/.test(w) && !/ss$/.test(w);
-    const all = ALL_WORDS.has(raw[i - 1] ?? "") || ALL_WORDS.has(raw[i - 2] ?? "");
     // "the backup jobs": a plural right after the collection's noun is what it holds, in the plural.
     const next = raw[i + 1] ?? "";
     const headPlural = next.length > 3 && /[^s]s$/.test(next) && stem(next, index.stems) !== next && !isName(i + 1);

@@ -409,6 +409,9 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["list the backup jobs", "GET /cluster/backup"],
     ["stop vm105", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
     ["show the firewall rules of ct200", "GET /nodes/{node}/lxc/{vmid}/firewall/rules"],
+    // A collection's run-together noun typed apart, in the plural, asks for the list.
+    ["show me every IP set of the datacenter", "GET /cluster/firewall/ipset"],
+    ["what IP sets are there", "GET /cluster/firewall/ipset"],
     // A compound that opens a request and ends with a verb of change is that verb.
     ["live-migrate VM 77 to pve4", "POST /nodes/{node}/qemu/{vmid}/migrate"],
     // A noun phrase that names its guest first reads; "exist" says nothing.
@@ -698,7 +701,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh3-tune", true, 78.4, 87.8],
   ["search-fresh3-sealed", true, 83.6, 94.5],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
-  ["search-fresh4-sealed", true, 85, 94.4],
+  ["search-fresh4-sealed", true, 86, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 84.2, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
