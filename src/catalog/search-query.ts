@@ -111,6 +111,8 @@ export interface QueryAnalysis extends QueryFacts {
 }
 
 /** Words that make what follows a new object, not an existing one. */
+/** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
+const SCOPE_PREPOSITIONS = new Set(["across", "on", "for", "in", "over", "throughout", "to"]);
 const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
 
 /** "to create", "to reboot": "to" before a verb that says a method marks an infinitive, not a place or a target. */
@@ -385,6 +387,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     if (consumed[i] || STOPWORDS.has(w)) return;
     // "cluster wide", "datacenter-wide": the scope, said by the word before.
     if (w === "wide" && (CLUSTER_WORDS.has(raw[i - 1] ?? "") || NODE_WORDS.has(raw[i - 1] ?? ""))) return;
+    // "across all nodes", "on every node": where it applies (the cluster), not the nodes' endpoints.
+    if (NODE_WORDS.has(w) && ALL_WORDS.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
     let weight = tokens[i]!.weight;
     const next = raw[i + 1];
     // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.

@@ -412,6 +412,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     // A collection's run-together noun typed apart, in the plural, asks for the list.
     ["show me every IP set of the datacenter", "GET /cluster/firewall/ipset"],
     ["what IP sets are there", "GET /cluster/firewall/ipset"],
+    // "across all nodes" says where it applies: the cluster's, not a node's.
+    ["add a firewall rule across all nodes", "POST /cluster/firewall/rules"],
     // A compound that opens a request and ends with a verb of change is that verb.
     ["live-migrate VM 77 to pve4", "POST /nodes/{node}/qemu/{vmid}/migrate"],
     // A noun phrase that names its guest first reads; "exist" says nothing.
