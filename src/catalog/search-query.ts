@@ -111,6 +111,24 @@ export interface QueryAnalysis extends QueryFacts {
 }
 
 /** Words that make what follows a new object, not an existing one. */
+/**
+ * "list the tasks on pve1", "syslog from hv02": a name of letters and a number after "on",
+ * "from" or "at", that the API does not know, is a host's.
+ */
+export function namesHostByName(query: string, index: SearchIndex): boolean {
+  const chunks = query
+    .toLowerCase()
+    .split(/\s+/)
+    .map((c) => c.replace(/[.,;:!?]+$/, ""));
+  return chunks.some(
+    (c, i) =>
+      i > 0 &&
+      /^(on|from|at)$/.test(chunks[i - 1]!) &&
+      /^[a-z]{2,}(?:-?[a-z]+)*-?\d+$/.test(c) &&
+      !index.postings.has(c),
+  );
+}
+
 /** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
 const SCOPE_PREPOSITIONS = new Set(["across", "on", "for", "in", "over", "throughout", "to"]);
 const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
@@ -473,7 +491,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
   // "on all nodes", "every node": the whole cluster.
   const everyNode = (i: number) => ALL_WORDS.has(spoken[i - 1] ?? "") || ALL_WORDS.has(spoken[i - 2] ?? "");
-  const namesNode = spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i));
+  const namesNode =
+    spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || namesHostByName(query, index);
   const namesCluster = spoken.some(
     (w, i) =>
       CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center") || (NODE_WORDS.has(w) && everyNode(i)),
