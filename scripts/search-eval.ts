@@ -46,6 +46,9 @@ const queryFiles = given.length
       `${fixtures}/search-fresh11-sealed.json`,
       `${fixtures}/search-fresh12-sealed.json`,
       `${fixtures}/search-fresh13-sealed.json`,
+      `${fixtures}/search-fresh14-sealed.json`,
+      `${fixtures}/search-fresh15-sealed.json`,
+      `${fixtures}/search-fresh16-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

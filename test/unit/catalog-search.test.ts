@@ -694,6 +694,9 @@ const FIXTURE_SETS = [
   "search-fresh11-sealed",
   "search-fresh12-sealed",
   "search-fresh13-sealed",
+  "search-fresh14-sealed",
+  "search-fresh15-sealed",
+  "search-fresh16-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -739,4 +742,9 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh12-sealed", true, 74.2, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 75, 91.7],
+  // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
+  // during it; measured at its start and end only, opened at its end.
+  ["search-fresh14-sealed", true, 74.2, 86.7],
+  ["search-fresh15-sealed", true, 74.2, 90],
+  ["search-fresh16-sealed", true, 71.8, 87.3],
 ];
