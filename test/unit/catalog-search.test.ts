@@ -13,7 +13,7 @@ import {
   statedMethod,
   tokenize,
 } from "../../src/catalog/search.ts";
-import { opensWithVerb, particleOfVerb } from "../../src/catalog/search-tokens.ts";
+import { opensWithVerb, particleOfVerb, type Token } from "../../src/catalog/search-tokens.ts";
 import { analyzeQuery, namesHostByName } from "../../src/catalog/search-query.ts";
 import {
   markFraming,
@@ -478,15 +478,17 @@ describe("a word the API does not know, after one of its collections' nouns, is 
   });
 });
 
+/** The query's tokens after `mark`, and a reader of the words it flagged. */
+function markedTokens(query: string, mark: (tokens: Token[], query: string) => void) {
+  const tokens = tokenize(buildSearchIndex([]), query).tokens;
+  mark(tokens, query);
+  return (flagged: (t: Token) => unknown) => tokens.filter(flagged).map((t) => t.word);
+}
+
 describe("what a request keeps from happening", () => {
-  const index = buildSearchIndex([]);
   const marked = (query: string) => {
-    const tokens = tokenize(index, query).tokens;
-    markPrevented(tokens);
-    return {
-      prevented: tokens.filter((t) => t.prevented).map((t) => t.word),
-      preventing: tokens.filter((t) => t.context).map((t) => t.word),
-    };
+    const words = markedTokens(query, markPrevented);
+    return { prevented: words((t) => t.prevented), preventing: words((t) => t.context) };
   };
   test.each([
     ["guard VM 123 against accidental removal", ["removal"], []],
@@ -506,12 +508,7 @@ describe("what a request keeps from happening", () => {
 });
 
 describe("a first clause that states the situation", () => {
-  const index = buildSearchIndex([]);
-  const marked = (query: string) => {
-    const tokens = tokenize(index, query).tokens;
-    markContext(tokens, query);
-    return tokens.filter((t) => t.context).map((t) => t.word);
-  };
+  const marked = (query: string) => markedTokens(query, markContext)((t) => t.context);
   test.each([
     ["pve7 is powered off, send it a magic packet", ["pve7", "is", "powered", "off"]],
     [
@@ -529,12 +526,7 @@ describe("a first clause that states the situation", () => {
 });
 
 describe("a subordinate clause: of time or condition, or describing a noun", () => {
-  const index = buildSearchIndex([]);
-  const marked = (query: string) => {
-    const tokens = tokenize(index, query).tokens;
-    markSubordinate(tokens);
-    return tokens.filter((t) => t.subordinate).map((t) => t.word);
-  };
+  const marked = (query: string) => markedTokens(query, markSubordinate)((t) => t.subordinate);
   test.each([
     ["make VM 160 come back up whenever its host reboots", ["its", "host", "reboots"]],
     ["drop all traffic to VM 125 unless a rule allows it", ["a", "rule", "allows", "it"]],
@@ -556,14 +548,9 @@ describe("a subordinate clause: of time or condition, or describing a noun", () 
 });
 
 describe("a light verb whose object names the action", () => {
-  const index = buildSearchIndex([]);
   const marked = (query: string) => {
-    const tokens = tokenize(index, query).tokens;
-    markLightVerb(tokens);
-    return {
-      light: tokens.filter((t) => t.context).map((t) => t.word),
-      verbs: tokens.filter((t) => t.clauseStart).map((t) => t.word),
-    };
+    const words = markedTokens(query, markLightVerb);
+    return { light: words((t) => t.context), verbs: words((t) => t.clauseStart) };
   };
   test.each([
     ["take a snapshot of VM 600", ["take"], ["take", "snapshot"]],
@@ -577,12 +564,7 @@ describe("a light verb whose object names the action", () => {
 });
 
 describe("a frame around a request asks for the action its verb names", () => {
-  const index = buildSearchIndex([]);
-  const marked = (query: string) => {
-    const tokens = tokenize(index, query).tokens;
-    markFraming(tokens);
-    return tokens.filter((t) => t.context).map((t) => t.word);
-  };
+  const marked = (query: string) => markedTokens(query, markFraming)((t) => t.context);
   test.each([
     ["how do I delete snapshot foo of VM 100", ["how", "do", "i"]],
     ["how to change the DNS servers", ["how", "to"]],
