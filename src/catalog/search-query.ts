@@ -6,7 +6,14 @@ import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
-import { namesGuests, namesTargetNode, valueKinds, valueTerm, type ValueKind } from "./search-values.ts";
+import {
+  namesGuests,
+  namesRecurrence,
+  namesTargetNode,
+  valueKinds,
+  valueTerm,
+  type ValueKind,
+} from "./search-values.ts";
 import { markFraming, markSubordinate, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
 import {
   ALL_WORDS,
@@ -322,6 +329,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "evacuate all guests from node pve3 to pve1": a node something goes to is a migration's target.
   if (namesTargetNode(query))
     addConcept("vtarget", new Map([[valueTerm("target"), 1]]), valueTerm("target"), VALUE_WEIGHT);
+  // "replicate VM 101 every 15 minutes", "a nightly backup": a schedule in words is a calendar event.
+  if (namesRecurrence(query) && !concepts.some((c) => c.primaries.has(valueTerm("calendar"))))
+    addConcept("vcalendar", new Map([[valueTerm("calendar"), 1]]), valueTerm("calendar"), VALUE_WEIGHT);
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
   if (namesGuests(query)) addConcept("vguests", new Map([[valueTerm("guests"), 1]]), valueTerm("guests"), VALUE_WEIGHT);
   const stated = statedMethodAt(tokens);

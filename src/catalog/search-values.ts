@@ -93,6 +93,22 @@ export function namesTargetNode(query: string): boolean {
   });
 }
 
+/**
+ * A schedule said in words: "every 15 minutes", "each night", "nightly", "every sunday at 2am".
+ * It is a value for what takes a calendar event (pve-calendar-event), like "mon..fri 02:30".
+ * "daily" and "weekly" are left out: they also count backups to keep ("keep 7 daily").
+ */
+export function namesRecurrence(query: string): boolean {
+  const text = query.toLowerCase();
+  return (
+    /\b(?:every|each)\s+(?:\d+\s+|other\s+|few\s+)?(?:minutes?|hours?|days?|nights?|weeks?|months?|morning|evening|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b/.test(
+      text,
+    ) ||
+    // "the nightly backup job", "backup job nightly" name a job that exists; "a nightly backup" asks for a schedule.
+    /(?:^|\s)(?!(?:the|my|our|this|that|job)\s)\S+\s+(?:nightly|hourly)\b|^(?:nightly|hourly)\b/.test(text)
+  );
+}
+
 const WEEKDAY = "(?:mon|tue|wed|thu|fri|sat|sun)";
 /**
  * The parts of a calendar event that no word looks like, as Proxmox's schedules write them

@@ -416,6 +416,9 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["add a firewall rule on pve7 only", "POST /nodes/{node}/firewall/rules"],
     // "across all nodes" says where it applies: the cluster's, not a node's.
     ["add a firewall rule across all nodes", "POST /cluster/firewall/rules"],
+    // A schedule in words is a calendar event: what takes one (a replication job), not a one-off action.
+    ["keep VM 230 mirrored to node hv2 every 10 minutes", "POST /cluster/replication"],
+    ["sync the users of realm corp every night", "POST /cluster/jobs/realm-sync/{id}"],
     // A compound that opens a request and ends with a verb of change is that verb.
     ["live-migrate VM 77 to pve4", "POST /nodes/{node}/qemu/{vmid}/migrate"],
     // A noun phrase that names its guest first reads; "exist" says nothing.
@@ -690,8 +693,8 @@ function querySetFile(name: string): string {
 /** The floors, set from the figures of the last change to the ranking: [set, with docs, first %, top five %]. */
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
-  ["dev-queries", true, 95, 100],
-  ["dev-queries-2", true, 79, 92],
+  ["dev-queries", true, 96.7, 100],
+  ["dev-queries-2", true, 80, 92],
   ["search-heldout", true, 92, 99.2],
   ["search-fresh-tune", true, 86.1, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
@@ -709,24 +712,24 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 84.2, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 80.8, 92.5],
+  ["search-fresh6-sealed", true, 81.7, 92.5],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 84.2, 95],
+  ["search-fresh7-sealed", true, 85, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 70, 91.7],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 83.3, 94.2],
+  ["search-fresh9-sealed", true, 84.2, 94.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 81.7, 89.2],
   ["search-fresh11-sealed", true, 81.7, 90.8],
-  ["search-fresh12-sealed", true, 74.2, 89.2],
+  ["search-fresh12-sealed", true, 75, 89.2],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 75, 91.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 74.2, 86.7],
+  ["search-fresh14-sealed", true, 74.2, 87.5],
   ["search-fresh15-sealed", true, 74.2, 90],
   ["search-fresh16-sealed", true, 71.8, 87.3],
 ];

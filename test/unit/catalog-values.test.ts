@@ -1,7 +1,13 @@
 // Issue 11: values typed in a query, recognised by the kind of parameter that takes them.
 import { describe, expect, test } from "bun:test";
 import type { Endpoint } from "../../src/catalog/model.ts";
-import { endpointValueKinds, namesGuests, namesTargetNode, valueKinds } from "../../src/catalog/search-values.ts";
+import {
+  endpointValueKinds,
+  namesGuests,
+  namesRecurrence,
+  namesTargetNode,
+  valueKinds,
+} from "../../src/catalog/search-values.ts";
 
 describe("valueKinds", () => {
   test.each<[string, string[]]>([
@@ -119,6 +125,21 @@ describe("namesGuests: two guests or more are a list of guests", () => {
     ["VM 100 and VM 100 again", false],
   ])("%s: %p", (query, many) => {
     expect(namesGuests(query)).toBe(many);
+  });
+});
+
+describe("namesRecurrence: a schedule said in words is a calendar event", () => {
+  test.each<[string, boolean]>([
+    ["replicate VM 101's disks to pve2 every 15 minutes", true],
+    ["sync users from the LDAP realm automatically every night", true],
+    ["schedule a nightly backup of all guests", true],
+    ["run it each sunday", true],
+    // "every node" is no time; a job named or described as nightly exists; "daily" counts backups to keep.
+    ["enable the firewall on every node", false],
+    ["delete the nightly backup job", false],
+    ["keep 7 daily and 4 weekly backups", false],
+  ])("%s: %p", (query, schedule) => {
+    expect(namesRecurrence(query)).toBe(schedule);
   });
 });
 
