@@ -8,6 +8,7 @@ import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import {
   namesGuests,
+  namesPort,
   namesRecurrence,
   namesTargetNode,
   valueKinds,
@@ -332,6 +333,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "replicate VM 101 every 15 minutes", "a nightly backup": a schedule in words is a calendar event.
   if (namesRecurrence(query) && !concepts.some((c) => c.primaries.has(valueTerm("calendar"))))
     addConcept("vcalendar", new Map([[valueTerm("calendar"), 1]]), valueTerm("calendar"), VALUE_WEIGHT);
+  // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
+  if (namesPort(query)) addConcept("vport", new Map([[valueTerm("port"), 1]]), valueTerm("port"), VALUE_WEIGHT);
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
   if (namesGuests(query)) addConcept("vguests", new Map([[valueTerm("guests"), 1]]), valueTerm("guests"), VALUE_WEIGHT);
   const stated = statedMethodAt(tokens);

@@ -20,7 +20,8 @@ export type ValueKind =
   | "device"
   | "calendar"
   | "guests"
-  | "target";
+  | "target"
+  | "port";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -109,6 +110,14 @@ export function namesRecurrence(query: string): boolean {
   );
 }
 
+/**
+ * A port said with its word or its protocol: "port 8006", "ports 80 and 443", "tcp 443",
+ * "udp/53". It is a value for a firewall rule's ports (pve-fw-dport-spec, pve-fw-sport-spec).
+ */
+export function namesPort(query: string): boolean {
+  return /\bports?\s+\d{1,5}\b|\b(?:tcp|udp)(?:\s+port)?[\s/:]*\d{1,5}\b/i.test(query);
+}
+
 const WEEKDAY = "(?:mon|tue|wed|thu|fri|sat|sun)";
 /**
  * The parts of a calendar event that no word looks like, as Proxmox's schedules write them
@@ -173,6 +182,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (format === "pve-calendar-event") kinds.push("calendar");
   if (format === "pve-vmid-list" || format === "pve-ha-resource-id-list") kinds.push("guests");
   if (format === "pve-node" && /^target node\b/i.test(description)) kinds.push("target");
+  if (format === "pve-fw-dport-spec" || format === "pve-fw-sport-spec") kinds.push("port");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   if (p.format && typeof p.format === "object") {
     for (const [key, sub] of Object.entries(p.format)) {

@@ -419,6 +419,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     // A schedule in words is a calendar event: what takes one (a replication job), not a one-off action.
     ["keep VM 230 mirrored to node hv2 every 10 minutes", "POST /cluster/replication"],
     ["sync the users of realm corp every night", "POST /cluster/jobs/realm-sync/{id}"],
+    // A port is what a firewall rule takes: not the guest's config.
+    ["let port 9100 through to VM 77", "POST /nodes/{node}/qemu/{vmid}/firewall/rules"],
     // A compound that opens a request and ends with a verb of change is that verb.
     ["live-migrate VM 77 to pve4", "POST /nodes/{node}/qemu/{vmid}/migrate"],
     // A noun phrase that names its guest first reads; "exist" says nothing.
@@ -703,7 +705,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 83.5, 90.6],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 77.6, 92.9],
+  ["search-fresh2-sealed", true, 78.8, 92.9],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 78.4, 87.8],
   ["search-fresh3-sealed", true, 83.6, 94.5],
@@ -712,7 +714,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 84.2, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 81.7, 92.5],
+  ["search-fresh6-sealed", true, 82.5, 92.5],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 85, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
@@ -724,7 +726,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 81.7, 89.2],
   ["search-fresh11-sealed", true, 81.7, 90.8],
-  ["search-fresh12-sealed", true, 75, 89.2],
+  ["search-fresh12-sealed", true, 75.8, 90],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 75, 91.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16

@@ -4,6 +4,7 @@ import type { Endpoint } from "../../src/catalog/model.ts";
 import {
   endpointValueKinds,
   namesGuests,
+  namesPort,
   namesRecurrence,
   namesTargetNode,
   valueKinds,
@@ -140,6 +141,33 @@ describe("namesRecurrence: a schedule said in words is a calendar event", () => 
     ["keep 7 daily and 4 weekly backups", false],
   ])("%s: %p", (query, schedule) => {
     expect(namesRecurrence(query)).toBe(schedule);
+  });
+});
+
+describe("namesPort: a port said with its word or its protocol", () => {
+  test.each<[string, boolean]>([
+    ["block port 8006 on pve3 only", true],
+    ["allow inbound HTTPS (tcp 443) in the datacenter firewall", true],
+    ["open udp/53 to the resolver", true],
+    // A number with no port word or protocol, an address's port after a colon: no firewall port.
+    ["resize VM 100 to 443 GB", false],
+    ["send metrics to 10.1.2.3:8089", false],
+  ])("%s: %p", (query, port) => {
+    expect(namesPort(query)).toBe(port);
+  });
+
+  test("a firewall rule's port formats take a port", () => {
+    const rule = {
+      method: "POST",
+      path: "/cluster/firewall/rules",
+      name: "create_rule",
+      description: "",
+      parameters: {
+        dport: { type: "string", format: "pve-fw-dport-spec" },
+        sport: { type: "string", format: "pve-fw-sport-spec" },
+      },
+    } as unknown as Endpoint;
+    expect([...endpointValueKinds(rule)]).toEqual([["port", 1]]);
   });
 });
 
