@@ -49,6 +49,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh14-sealed.json`,
       `${fixtures}/search-fresh15-sealed.json`,
       `${fixtures}/search-fresh16-sealed.json`,
+      `${fixtures}/search-fresh17-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();
