@@ -1,6 +1,7 @@
 // The grammar of a request, marked on its tokens: what only sets the scene (a first clause that
-// states the situation, a clause of time or condition), what the request keeps from happening
-// or does without, and a light verb whose object names the action. Pure functions over tokens.
+// states the situation, a clause of time or condition, a relative clause describing a noun), what
+// the request keeps from happening or does without, a light verb whose object names the action,
+// and a frame around the request ("how do I", "is it possible to"). Pure functions over tokens.
 import { GROUP_METHOD_HINTS, METHOD_HINTS } from "./synonyms.ts";
 import { STOPWORDS, words } from "./text.ts";
 import {
@@ -99,7 +100,7 @@ export function markSubordinate(tokens: Token[]): void {
       !METHOD_HINTS[before.word] &&
       !NOT_RELATIVE.has(before.word);
     if ((!SUBORDINATORS.has(t.word) && !relative) || t.literal || t.context) return;
-    if (ASKING.has(tokens[k - 1]?.word ?? "")) return;
+    if (ASKING.has(before?.word ?? "")) return;
     const opening = tokens.slice(0, k).every((b) => STOPWORDS.has(b.word));
     if (opening && AUXILIARIES.has(tokens[k + 1]?.word ?? "")) return;
     // "which backups would get deleted if I applied keep-last=3": a question asks what its condition brings.

@@ -118,7 +118,6 @@ export interface QueryAnalysis extends QueryFacts {
   setting: boolean;
 }
 
-/** Words that make what follows a new object, not an existing one. */
 /**
  * "list the tasks on pve1", "syslog from hv02": a name of letters and a number after "on",
  * "from" or "at", that the API does not know, is a host's.
@@ -139,6 +138,7 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
 
 /** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
 const SCOPE_PREPOSITIONS = new Set(["across", "on", "for", "in", "over", "throughout", "to"]);
+/** Words that make what follows a new object, not an existing one. */
 const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
 
 /** "to create", "to reboot": "to" before a verb that says a method marks an infinitive, not a place or a target. */
@@ -489,8 +489,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     method = METHOD_HINTS[lead];
     methodStated = true;
   }
-  // "reserve a static IP", "nuke VM 999", "allow SSH into VM 100": a request that opens with a verb the vocabulary does
-  // not know still asks for an action, not a read.
+  // "reserve a static IP", "nuke VM 999", "allow SSH into VM 100": a request that opens with a
+  // verb the vocabulary does not know still asks for an action, not a read.
   const acts = !method && (opensWithVerb(typed.tokens) || opensWithEnglishVerb(typed.tokens));
   if (acts) {
     // A verb of no known method is not what the endpoint is named by ("keep" of keep-last).
@@ -551,7 +551,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       causedAt < 0 && !guestGoesTo(raw) && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
-    ...(subordinates.size ? { subordinates: without(subordinates, mainTerms) } : {}),
+    ...(subordinates.size ? { subordinates: setMinus(subordinates, mainTerms) } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index, (i) => tokens[i]?.literal === true),
     // "when its node boots" inside a request is no question: a question opens with its word.
@@ -562,6 +562,6 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
 }
 
 /** The terms of `terms` not in `others`: "before moving VM 140, check what would block the move" still asks of a move. */
-function without(terms: ReadonlySet<string>, others: ReadonlySet<string>): ReadonlySet<string> {
+function setMinus(terms: ReadonlySet<string>, others: ReadonlySet<string>): ReadonlySet<string> {
   return new Set([...terms].filter((t) => !others.has(t)));
 }
