@@ -21,7 +21,8 @@ export type ValueKind =
   | "calendar"
   | "guests"
   | "target"
-  | "port";
+  | "port"
+  | "iface";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -46,6 +47,7 @@ export function valueKinds(chunk: string): ValueKind[] {
   if (/^[a-z][a-z0-9._-]*[a-z0-9]:[^:/\s][^\s]*$/i.test(v) && !/^https?:/i.test(v)) return ["volume"];
   if (VOLUME_NAMES.some((name) => name.test(v))) return ["volume"];
   if (CALENDAR_PARTS.some((part) => part.test(v))) return ["calendar"];
+  if (IFACE_NAME.test(v)) return ["iface"];
   return [];
 }
 
@@ -118,6 +120,22 @@ export function namesPort(query: string): boolean {
   return /\bports?\s+\d{1,5}\b|\b(?:tcp|udp)(?:\s+port)?[\s/:]*\d{1,5}\b/i.test(query);
 }
 
+/**
+ * A network device's name as the admin guide's "Naming Conventions" (chapter-sysadmin) writes
+ * them: systemd's en* names (eno1, enp3s0f0, ens18), eth[N], bridges vmbr[N], bonds bond[N], and
+ * a VLAN as the device name, a period and its number (eno1.50, bond1.30). An en* name needs a
+ * digit: "enable" is a word.
+ */
+const IFACE_NAME = /^(?:vmbr\d+|bond\d+|eth\d+|en[opsx][a-z0-9]*\d[a-z0-9]*)(?:\.\d+)?$/i;
+
+/** The formats that take a network device's name (pve-common's PVE::JSONSchema, qemu-server's net[n] bridge). */
+const IFACE_FORMATS: ReadonlySet<string> = new Set([
+  "pve-iface",
+  "pve-iface-list",
+  "pve-bridge-id",
+  "pve-bridge-id-list",
+]);
+
 const WEEKDAY = "(?:mon|tue|wed|thu|fri|sat|sun)";
 /**
  * The parts of a calendar event that no word looks like, as Proxmox's schedules write them
@@ -183,12 +201,14 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (format === "pve-vmid-list" || format === "pve-ha-resource-id-list") kinds.push("guests");
   if (format === "pve-node" && /^target node\b/i.test(description)) kinds.push("target");
   if (format === "pve-fw-dport-spec" || format === "pve-fw-sport-spec") kinds.push("port");
+  if (IFACE_FORMATS.has(format)) kinds.push("iface");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   if (p.format && typeof p.format === "object") {
     for (const [key, sub] of Object.entries(p.format)) {
       if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
       const text = (sub as { format?: unknown } | undefined)?.format;
       if (typeof text === "string" && /CIDR/.test(text)) kinds.push("cidr");
+      if (typeof text === "string" && IFACE_FORMATS.has(text)) kinds.push("iface");
     }
   }
   return kinds;

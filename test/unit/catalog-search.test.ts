@@ -419,6 +419,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     // A schedule in words is a calendar event: what takes one (a replication job), not a one-off action.
     ["keep VM 230 mirrored to node hv2 every 10 minutes", "POST /cluster/replication"],
     ["sync the users of realm corp every night", "POST /cluster/jobs/realm-sync/{id}"],
+    // A network device's name is what the node's interface endpoints take: not an IP set entry.
+    ["change the IP address of vmbr3 on node pve2", "PUT /nodes/{node}/network/{iface}"],
     // A port is what a firewall rule takes: not the guest's config.
     ["let port 9100 through to VM 77", "POST /nodes/{node}/qemu/{vmid}/firewall/rules"],
     // A compound that opens a request and ends with a verb of change is that verb.
@@ -706,12 +708,12 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 83.5, 90.6],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 78.8, 92.9],
+  ["search-fresh2-sealed", true, 80, 94.1],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 78.4, 87.8],
   ["search-fresh3-sealed", true, 83.6, 94.5],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
-  ["search-fresh4-sealed", true, 86, 94.4],
+  ["search-fresh4-sealed", true, 86.9, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 84.2, 93.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
@@ -733,7 +735,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 74.2, 87.5],
-  ["search-fresh15-sealed", true, 74.2, 90],
+  ["search-fresh15-sealed", true, 74.2, 90.8],
   ["search-fresh16-sealed", true, 71.8, 87.3],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   ["search-fresh17-sealed", true, 76.4, 91.8],

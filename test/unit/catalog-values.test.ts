@@ -15,6 +15,11 @@ describe("valueKinds", () => {
     ["local:vztmpl/debian-12-standard.tar.zst", ["volume"]],
     ["local-lvm:vm-100-disk-0", ["volume"]],
     ["vm:100", ["ha"]],
+    // Network devices as the admin guide names them; "enable" is a word.
+    ["vmbr0", ["iface"]],
+    ["eno1.50", ["iface"]],
+    ["bond1", ["iface"]],
+    ["enable", []],
     ["ct:200,", ["ha"]],
     ["alice@pve", ["user"]],
     ["bob@pam's", ["user"]],
@@ -154,6 +159,20 @@ describe("namesPort: a port said with its word or its protocol", () => {
     ["send metrics to 10.1.2.3:8089", false],
   ])("%s: %p", (query, port) => {
     expect(namesPort(query)).toBe(port);
+  });
+
+  test("a network device's formats take its name, the path's {iface} names it", () => {
+    const iface = {
+      method: "PUT",
+      path: "/nodes/{node}/network/{iface}",
+      name: "update_network",
+      description: "",
+      parameters: {
+        iface: { type: "string", format: "pve-iface" },
+        bridge_ports: { type: "string", format: "pve-iface-list" },
+      },
+    } as unknown as Endpoint;
+    expect([...endpointValueKinds(iface)]).toEqual([["iface", 2]]);
   });
 
   test("a firewall rule's port formats take a port", () => {
