@@ -84,7 +84,10 @@ describe("endpointValueKinds", () => {
       sid: { type: "string", format: "pve-ha-resource-or-vm-id" },
       disk: { type: "string", pattern: "^/dev/[a-zA-Z0-9\\/]+$" },
       cidr: { type: "string", format: "IPorCIDR" },
-      "net[n]": { type: "string", format: { macaddr: { type: "string" } } },
+      "net[n]": {
+        type: "string",
+        format: { macaddr: { type: "string" }, bridge: { type: "string", format: "pve-bridge-id" } },
+      },
       permissions: { type: "string", description: "User ID or full API token ID" },
       schedule: { type: "string", format: "pve-calendar-event" },
     });
@@ -95,6 +98,7 @@ describe("endpointValueKinds", () => {
       cidr: 1,
       ip: 1,
       mac: 1,
+      iface: 1,
       token: 1,
       calendar: 1,
     });
@@ -113,80 +117,47 @@ describe("endpointValueKinds", () => {
     ["pve-vmid-list", ["guests"]],
     ["pve-ha-resource-id-list", ["guests", "ha"]],
     ["pve-node", []],
+    // A firewall rule's ports; a network device's name, alone, in a list, or as a NIC's bridge.
+    ["pve-fw-dport-spec", ["port"]],
+    ["pve-fw-sport-spec", ["port"]],
+    ["pve-iface", ["iface"]],
+    ["pve-iface-list", ["iface"]],
+    ["pve-bridge-id", ["iface"]],
   ])("format %s takes %j", (format, kinds) => {
     const e = endpoint("/x", { value: { type: "string", format } });
     expect([...endpointValueKinds(e).keys()].sort()).toEqual(kinds as ReturnType<typeof valueKinds>);
   });
 });
 
-describe("namesGuests: two guests or more are a list of guests", () => {
-  test.each<[string, boolean]>([
-    ["never run VMs 101 and 102 on the same node", true],
-    ["HA: VM 100 and VM 101 must never run on the same node", true],
-    ["VMs db1 (vm:201) and db2 (vm:202) must never run on the same host", true],
-    ["add VMs 200, 201 and 202 to the prod pool", true],
-    // One guest, or numbers that are no guests.
-    ["migrate VM 100 to pve2", false],
-    ["resize disk of VM 100 to 20 GB and restart", false],
-    ["VM 100 and VM 100 again", false],
-  ])("%s: %p", (query, many) => {
-    expect(namesGuests(query)).toBe(many);
-  });
-});
-
-describe("namesRecurrence: a schedule said in words is a calendar event", () => {
-  test.each<[string, boolean]>([
-    ["replicate VM 101's disks to pve2 every 15 minutes", true],
-    ["sync users from the LDAP realm automatically every night", true],
-    ["schedule a nightly backup of all guests", true],
-    ["run it each sunday", true],
-    // "every node" is no time; a job named or described as nightly exists; "daily" counts backups to keep.
-    ["enable the firewall on every node", false],
-    ["delete the nightly backup job", false],
-    ["keep 7 daily and 4 weekly backups", false],
-  ])("%s: %p", (query, schedule) => {
-    expect(namesRecurrence(query)).toBe(schedule);
-  });
-});
-
-describe("namesPort: a port said with its word or its protocol", () => {
-  test.each<[string, boolean]>([
-    ["block port 8006 on pve3 only", true],
-    ["allow inbound HTTPS (tcp 443) in the datacenter firewall", true],
-    ["open udp/53 to the resolver", true],
-    // A number with no port word or protocol, an address's port after a colon: no firewall port.
-    ["resize VM 100 to 443 GB", false],
-    ["send metrics to 10.1.2.3:8089", false],
-  ])("%s: %p", (query, port) => {
-    expect(namesPort(query)).toBe(port);
-  });
-
-  test("a network device's formats take its name, the path's {iface} names it", () => {
-    const iface = {
-      method: "PUT",
-      path: "/nodes/{node}/network/{iface}",
-      name: "update_network",
-      description: "",
-      parameters: {
-        iface: { type: "string", format: "pve-iface" },
-        bridge_ports: { type: "string", format: "pve-iface-list" },
-      },
-    } as unknown as Endpoint;
-    expect([...endpointValueKinds(iface)]).toEqual([["iface", 2]]);
-  });
-
-  test("a firewall rule's port formats take a port", () => {
-    const rule = {
-      method: "POST",
-      path: "/cluster/firewall/rules",
-      name: "create_rule",
-      description: "",
-      parameters: {
-        dport: { type: "string", format: "pve-fw-dport-spec" },
-        sport: { type: "string", format: "pve-fw-sport-spec" },
-      },
-    } as unknown as Endpoint;
-    expect([...endpointValueKinds(rule)]).toEqual([["port", 1]]);
+describe("values a query says in words", () => {
+  test.each<[string, (query: string) => boolean, string, boolean]>([
+    // Two guests or more are a list of guests.
+    ["namesGuests", namesGuests, "never run VMs 101 and 102 on the same node", true],
+    ["namesGuests", namesGuests, "HA: VM 100 and VM 101 must never run on the same node", true],
+    ["namesGuests", namesGuests, "VMs db1 (vm:201) and db2 (vm:202) must never run on the same host", true],
+    ["namesGuests", namesGuests, "add VMs 200, 201 and 202 to the prod pool", true],
+    // ... not one guest, nor numbers that are no guests.
+    ["namesGuests", namesGuests, "migrate VM 100 to pve2", false],
+    ["namesGuests", namesGuests, "resize disk of VM 100 to 20 GB and restart", false],
+    ["namesGuests", namesGuests, "VM 100 and VM 100 again", false],
+    // A schedule said in words is a calendar event.
+    ["namesRecurrence", namesRecurrence, "replicate VM 101's disks to pve2 every 15 minutes", true],
+    ["namesRecurrence", namesRecurrence, "sync users from the LDAP realm automatically every night", true],
+    ["namesRecurrence", namesRecurrence, "schedule a nightly backup of all guests", true],
+    ["namesRecurrence", namesRecurrence, "run it each sunday", true],
+    // ... "every node" is no time; a job named or described as nightly exists; "daily" counts backups to keep.
+    ["namesRecurrence", namesRecurrence, "enable the firewall on every node", false],
+    ["namesRecurrence", namesRecurrence, "delete the nightly backup job", false],
+    ["namesRecurrence", namesRecurrence, "keep 7 daily and 4 weekly backups", false],
+    // A port said with its word or its protocol.
+    ["namesPort", namesPort, "block port 8006 on pve3 only", true],
+    ["namesPort", namesPort, "allow inbound HTTPS (tcp 443) in the datacenter firewall", true],
+    ["namesPort", namesPort, "open udp/53 to the resolver", true],
+    // ... not a number with no port word or protocol, nor an address's port after a colon.
+    ["namesPort", namesPort, "resize VM 100 to 443 GB", false],
+    ["namesPort", namesPort, "send metrics to 10.1.2.3:8089", false],
+  ])("%s: %s %p", (_name, says, query, expected) => {
+    expect(says(query)).toBe(expected);
   });
 });
 
