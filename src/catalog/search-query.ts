@@ -157,6 +157,21 @@ function guestGoesTo(raw: readonly string[]): boolean {
   );
 }
 
+/**
+ * "remove VM 100 from HA", "take container 200 out of pool dev": a guest named by its number
+ * leaves something; from a node ("delete VM 100 from node pve1") it is where the guest is.
+ */
+function guestLeaves(raw: readonly string[]): boolean {
+  return raw.some((w, i) => {
+    if (!(QEMU_WORDS.has(w) || LXC_WORDS.has(w)) || !/^\d+$/.test(raw[i + 1] ?? "")) return false;
+    const from = raw[i + 2] === "from" ? i + 3 : raw[i + 2] === "out" && raw[i + 3] === "of" ? i + 4 : -1;
+    if (from < 0) return false;
+    const place = DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
+    // "from node pve1" is where it is; "from being removed" is what is kept from happening.
+    return place !== undefined && !NODE_WORDS.has(place) && !/\d/.test(place) && !/(?:ing|ed)$/.test(place);
+  });
+}
+
 /** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
 function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
   const places = new Set<string>();
@@ -558,6 +573,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     question: stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word) && method === "GET",
     namesGuest,
     setting,
+    ...(guestLeaves(raw) ? { guestLeaves: true } : {}),
   };
 }
 

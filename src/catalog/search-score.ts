@@ -31,6 +31,8 @@ export interface EndpointFacts {
   agentCommand?: boolean;
   /** Creates (or restores) a guest: POST on the VM or container collection. */
   createsGuest: boolean;
+  /** Deletes one guest: DELETE on a VM or a container. */
+  deletesGuest?: boolean;
   /** For a POST that adds an item to a list: the stem of what it adds ("group"). */
   creates?: string | undefined;
   /** It takes no parameter for some value the query types (an address, a calendar event, a volume). */
@@ -85,6 +87,8 @@ export interface QueryFacts {
   asksImage?: boolean;
   /** Stems of the action the query keeps from happening ("delet", "remov"... for "guard VM 123 against removal"). */
   prevented?: ReadonlySet<string>;
+  /** It takes a guest it names by number out of something ("remove VM 100 from HA"): the guest stays. */
+  guestLeaves?: boolean;
   /** Stems of the words of a subordinate clause ("whenever its host reboots", "a role that can start VMs"). */
   subordinates?: ReadonlySet<string>;
   /** Stems of the verb after a causative ("start" in "make VM 118 start automatically"): a behaviour to set, not an action to take. */
@@ -140,6 +144,8 @@ export const FACTOR = {
   preventedAction: 0.6,
   /** What a subordinate clause says: "come back up whenever its host reboots" reboots nothing; "a role that can start VMs" starts none. */
   subordinateAction: 0.7,
+  /** Deleting the guest, when the query takes it out of something: "remove VM 100 from HA" keeps VM 100. */
+  guestLeavesPlace: 0.5,
   /** A picture, when data is asked for: "usage history of storage local-zfs" is rrddata, not the rrd PNG. */
   imageUnasked: 0.9,
 } as const;
@@ -195,6 +201,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
   if (e.doesSubordinate) f *= FACTOR.subordinateAction;
+  if (e.deletesGuest && q.guestLeaves) f *= FACTOR.guestLeavesPlace;
   if (e.returnsImage && !q.asksImage) f *= FACTOR.imageUnasked;
   return f;
 }

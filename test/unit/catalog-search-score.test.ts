@@ -131,7 +131,14 @@ describe("scoreFactor", () => {
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],
-    ["what happens in a clause of time or condition", { doesSubordinate: true }, {}, FACTOR.subordinateAction],
+    ["what a subordinate clause says", { doesSubordinate: true }, {}, FACTOR.subordinateAction],
+    [
+      "deleting a guest the query takes out of something",
+      { deletesGuest: true },
+      { guestLeaves: true },
+      FACTOR.guestLeavesPlace,
+    ],
+    ["deleting a guest", { deletesGuest: true }, {}, 1],
     ["a picture, data asked for", { returnsImage: true }, {}, FACTOR.imageUnasked],
     [
       "one item, its list asked for in the plural",

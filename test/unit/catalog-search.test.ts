@@ -421,6 +421,8 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     ["sync the users of realm corp every night", "POST /cluster/jobs/realm-sync/{id}"],
     // A network device's name is what the node's interface endpoints take: not an IP set entry.
     ["change the IP address of vmbr3 on node pve2", "PUT /nodes/{node}/network/{iface}"],
+    // A guest taken out of something stays: "remove VM 100 from HA" deletes no VM.
+    ["remove VM 100 from HA", "DELETE /cluster/ha/resources/{sid}"],
     // A port is what a firewall rule takes: not the guest's config.
     ["let port 9100 through to VM 77", "POST /nodes/{node}/qemu/{vmid}/firewall/rules"],
     // A compound that opens a request and ends with a verb of change is that verb.
@@ -586,6 +588,20 @@ describe("a frame around a request asks for the action its verb names", () => {
     ["delete snapshot foo of VM 100", []],
   ])("%s", (query, words) => {
     expect(marked(query)).toEqual(words);
+  });
+});
+
+describe("a guest named by its number and taken out of something stays", () => {
+  const index = buildSearchIndex([]);
+  test.each([
+    ["remove VM 100 from HA", true],
+    ["take container 200 out of pool dev", true],
+    // From a node is where it is; "from being removed" is what is kept from happening.
+    ["delete VM 300 from node pve2", false],
+    ["delete VM 300 from pve2", false],
+    ["prevent container 570 from being removed by accident", false],
+  ])("%s: %p", (query, leaves) => {
+    expect(analyzeQuery(index, query).guestLeaves === true).toBe(leaves);
   });
 });
 
