@@ -160,10 +160,12 @@ function guestGoesTo(raw: readonly string[]): boolean {
 /**
  * "remove VM 100 from HA", "take container 200 out of pool dev": a guest named by its number
  * leaves something; from a node ("delete VM 100 from node pve1") it is where the guest is.
+ * "remove the CD-ROM from VM 100": something leaves the guest. Either way the guest stays.
  */
-function guestLeaves(raw: readonly string[]): boolean {
+function guestStays(raw: readonly string[]): boolean {
   return raw.some((w, i) => {
     if (!(QEMU_WORDS.has(w) || LXC_WORDS.has(w)) || !/^\d+$/.test(raw[i + 1] ?? "")) return false;
+    if (raw[i - 1] === "from" || (raw[i - 2] === "from" && DETERMINERS.has(raw[i - 1] ?? ""))) return true;
     const from = raw[i + 2] === "from" ? i + 3 : raw[i + 2] === "out" && raw[i + 3] === "of" ? i + 4 : -1;
     if (from < 0) return false;
     const place = DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
@@ -573,7 +575,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     question: stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word) && method === "GET",
     namesGuest,
     setting,
-    ...(guestLeaves(raw) ? { guestLeaves: true } : {}),
+    ...(guestStays(raw) ? { guestLeaves: true } : {}),
   };
 }
 

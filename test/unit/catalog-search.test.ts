@@ -440,6 +440,20 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });
 
+  // Taking something out of a guest, or a guest out of something, never offers to delete the guest first.
+  test
+    .skipIf(!present)
+    .each([
+      "remove the CD-ROM from VM 100",
+      "remove the second network card from VM 100",
+      "remove the tag prod from VM 100",
+      "remove VM 100 from HA",
+    ])("%s: not the guest's deletion first", (query) => {
+    expect(real!.search(query, { limit: 1 }).hits.map((h) => `${h.method} ${h.path}`)[0]).not.toBe(
+      "DELETE /nodes/{node}/qemu/{vmid}",
+    );
+  });
+
   // A node something goes to is what a migration's target takes: "hand over" is no word the API knows.
   test.skipIf(!present)("hand VM 137 over to pve3 without downtime: the migration in the top five", () => {
     const top = real!
@@ -591,11 +605,14 @@ describe("a frame around a request asks for the action its verb names", () => {
   });
 });
 
-describe("a guest named by its number and taken out of something stays", () => {
+describe("a guest named by its number that leaves something, or that something leaves, stays", () => {
   const index = buildSearchIndex([]);
   test.each([
     ["remove VM 100 from HA", true],
     ["take container 200 out of pool dev", true],
+    // Something taken out of the guest: the guest stays as well.
+    ["remove the CD-ROM from VM 100", true],
+    ["detach disk scsi1 from the VM 100", true],
     // From a node is where it is; "from being removed" is what is kept from happening.
     ["delete VM 300 from node pve2", false],
     ["delete VM 300 from pve2", false],
