@@ -157,6 +157,9 @@ function guestGoesTo(raw: readonly string[]): boolean {
   );
 }
 
+/** Words for the whole system: what leaves it is gone ("remove the user from proxmox"). */
+const WHOLE_SYSTEM = new Set([...CLUSTER_WORDS, "proxmox", "pve", "system", "server", "host", "node"]);
+
 /**
  * "remove VM 100 from HA", "take container 200 out of pool dev": a guest named by its number
  * leaves something; from a node ("delete VM 100 from node pve1") it is where the guest is.
@@ -170,8 +173,35 @@ function guestStays(raw: readonly string[]): boolean {
     if (from < 0) return false;
     const place = DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
     // "from node pve1" is where it is; "from being removed" is what is kept from happening.
-    return place !== undefined && !NODE_WORDS.has(place) && !/\d/.test(place) && !/(?:ing|ed)$/.test(place);
+    return (
+      place !== undefined &&
+      !NODE_WORDS.has(place) &&
+      !WHOLE_SYSTEM.has(place) &&
+      !/\d/.test(place) &&
+      !/(?:ing|ed)$/.test(place)
+    );
   });
+}
+
+/**
+ * "remove user bob@pve from group admins", "take storage nfs1 out of pool dev": the stems of the
+ * collections whose item, named by its name, leaves something and stays.
+ */
+function itemsLeaving(raw: readonly string[], isName: (i: number) => boolean, index: SearchIndex): Set<string> {
+  const out = new Set<string>();
+  raw.forEach((w, i) => {
+    const s = stem(w, index.stems);
+    if (!index.collectionStems.has(s)) return;
+    // The name may be several words of a value ("bob@pve").
+    let j = i + 1;
+    while (j < raw.length && (isName(j) || /\d/.test(raw[j]!))) j++;
+    if (j === i + 1) return;
+    const from = raw[j] === "from" ? j + 1 : raw[j] === "out" && raw[j + 1] === "of" ? j + 2 : -1;
+    const place = from < 0 ? undefined : DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
+    // "remove the user jdoe@pam from proxmox": from the whole system is gone for good.
+    if (place !== undefined && !WHOLE_SYSTEM.has(place)) out.add(s);
+  });
+  return out;
 }
 
 /** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
@@ -575,7 +605,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     question: stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word) && method === "GET",
     namesGuest,
     setting,
-    ...(guestStays(raw) ? { guestLeaves: true } : {}),
+    ...(guestStays(raw) ? { guestStays: true } : {}),
+    itemsLeaving: itemsLeaving(raw, (i) => tokens[i]?.literal === true, index),
   };
 }
 

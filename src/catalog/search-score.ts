@@ -87,8 +87,10 @@ export interface QueryFacts {
   asksImage?: boolean;
   /** Stems of the action the query keeps from happening ("delet", "remov"... for "guard VM 123 against removal"). */
   prevented?: ReadonlySet<string>;
-  /** It takes a guest it names by number out of something ("remove VM 100 from HA"): the guest stays. */
-  guestLeaves?: boolean;
+  /** Stems of the collections whose item, named by its name, leaves something ("user" for "remove user bob@pve from group admins"). */
+  itemsLeaving?: ReadonlySet<string>;
+  /** A guest it names by number leaves something, or something leaves it ("remove VM 100 from HA", "remove the CD-ROM from VM 100"): the guest stays. */
+  guestStays?: boolean;
   /** Stems of the words of a subordinate clause ("whenever its host reboots", "a role that can start VMs"). */
   subordinates?: ReadonlySet<string>;
   /** Stems of the verb after a causative ("start" in "make VM 118 start automatically"): a behaviour to set, not an action to take. */
@@ -144,8 +146,8 @@ export const FACTOR = {
   preventedAction: 0.6,
   /** What a subordinate clause says: "come back up whenever its host reboots" reboots nothing; "a role that can start VMs" starts none. */
   subordinateAction: 0.7,
-  /** Deleting the guest, when the query takes it out of something: "remove VM 100 from HA" keeps VM 100. */
-  guestLeavesPlace: 0.5,
+  /** Deleting what stays: "remove VM 100 from HA" keeps VM 100, "remove user bob@pve from group admins" keeps bob. */
+  deletesWhatStays: 0.5,
   /** A picture, when data is asked for: "usage history of storage local-zfs" is rrddata, not the rrd PNG. */
   imageUnasked: 0.9,
 } as const;
@@ -201,7 +203,10 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
   if (e.doesSubordinate) f *= FACTOR.subordinateAction;
-  if (e.deletesGuest && q.guestLeaves) f *= FACTOR.guestLeavesPlace;
+  if (e.deletesGuest && q.guestStays) f *= FACTOR.deletesWhatStays;
+  // "remove user bob@pve from group admins": the user stays.
+  if (e.method === "DELETE" && e.item && e.itemOf !== undefined && q.itemsLeaving?.has(e.itemOf))
+    f *= FACTOR.deletesWhatStays;
   if (e.returnsImage && !q.asksImage) f *= FACTOR.imageUnasked;
   return f;
 }

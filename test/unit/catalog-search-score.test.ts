@@ -135,10 +135,16 @@ describe("scoreFactor", () => {
     [
       "deleting a guest the query takes out of something",
       { deletesGuest: true },
-      { guestLeaves: true },
-      FACTOR.guestLeavesPlace,
+      { guestStays: true },
+      FACTOR.deletesWhatStays,
     ],
     ["deleting a guest", { deletesGuest: true }, {}, 1],
+    [
+      "deleting an item the query takes out of something",
+      { method: "DELETE", item: true, itemOf: "user" },
+      { itemsLeaving: new Set(["user"]) },
+      FACTOR.deletesWhatStays,
+    ],
     ["a picture, data asked for", { returnsImage: true }, {}, FACTOR.imageUnasked],
     [
       "one item, its list asked for in the plural",

@@ -440,18 +440,17 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
     expect(real!.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`)[0]).toBe(expected);
   });
 
-  // Taking something out of a guest, or a guest out of something, never offers to delete the guest first.
-  test
-    .skipIf(!present)
-    .each([
-      "remove the CD-ROM from VM 100",
-      "remove the second network card from VM 100",
-      "remove the tag prod from VM 100",
-      "remove VM 100 from HA",
-    ])("%s: not the guest's deletion first", (query) => {
-    expect(real!.search(query, { limit: 1 }).hits.map((h) => `${h.method} ${h.path}`)[0]).not.toBe(
-      "DELETE /nodes/{node}/qemu/{vmid}",
-    );
+  // Taking something out of a guest, or a guest out of something, never offers to delete the guest first,
+  // nor a user or a storage taken out of a group or a pool.
+  test.skipIf(!present).each([
+    ["remove the CD-ROM from VM 100", "DELETE /nodes/{node}/qemu/{vmid}"],
+    ["remove the second network card from VM 100", "DELETE /nodes/{node}/qemu/{vmid}"],
+    ["remove the tag prod from VM 100", "DELETE /nodes/{node}/qemu/{vmid}"],
+    ["remove VM 100 from HA", "DELETE /nodes/{node}/qemu/{vmid}"],
+    ["remove user bob@pve from group admins", "DELETE /access/users/{userid}"],
+    ["remove storage nfs1 from pool dev", "DELETE /storage/{storage}"],
+  ])("%s: not %s first", (query, deletion) => {
+    expect(real!.search(query, { limit: 1 }).hits.map((h) => `${h.method} ${h.path}`)[0]).not.toBe(deletion);
   });
 
   // A node something goes to is what a migration's target takes: "hand over" is no word the API knows.
@@ -613,12 +612,32 @@ describe("a guest named by its number that leaves something, or that something l
     // Something taken out of the guest: the guest stays as well.
     ["remove the CD-ROM from VM 100", true],
     ["detach disk scsi1 from the VM 100", true],
+    // From the whole system it is gone.
+    ["remove VM 100 from proxmox", false],
     // From a node is where it is; "from being removed" is what is kept from happening.
     ["delete VM 300 from node pve2", false],
     ["delete VM 300 from pve2", false],
     ["prevent container 570 from being removed by accident", false],
   ])("%s: %p", (query, leaves) => {
-    expect(analyzeQuery(index, query).guestLeaves === true).toBe(leaves);
+    expect(analyzeQuery(index, query).guestStays === true).toBe(leaves);
+  });
+});
+
+describe("an item named by its name that leaves something stays", () => {
+  const present = haveSharedData("items leaving", SCHEMA_DIR);
+  const index = present
+    ? buildSearchIndex(
+        Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), { kind: "inline", location: "9.1" }).endpoints,
+      )
+    : undefined;
+  test.skipIf(!present).each([
+    ["remove user bob@pve from group admins", ["user"]],
+    ["take storage nfs1 out of pool dev", ["storag"]],
+    // From the whole system it is gone; no name, no item.
+    ["remove the user jdoe@pam from proxmox", []],
+    ["remove the user from group admins", []],
+  ])("%s: %j", (query, stems) => {
+    expect([...(analyzeQuery(index!, query).itemsLeaving ?? [])]).toEqual(stems);
   });
 });
 
