@@ -61,8 +61,6 @@ export interface SearchIndex {
   bulk: Uint8Array;
   /** 1 for the endpoints that create (or restore) a guest: POST on the VM or container collection. */
   createsGuest: Uint8Array;
-  /** Deletes one guest: DELETE on a VM or a container. */
-  deletesGuest: Uint8Array;
   /** 1 for guest-agent commands that have a twin among the guest's own actions (agent/shutdown, status/shutdown). */
   agentTwin: Uint8Array;
   /** 1 for the guest agent's commands. */
@@ -344,9 +342,6 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       e.path.startsWith("/cluster") ? "cluster" : e.path.startsWith("/nodes/{node}") ? "node" : "other",
     ),
     bulk: Uint8Array.from(endpoints, (e) => (isBulk(e) ? 1 : 0)),
-    deletesGuest: Uint8Array.from(endpoints, (e) =>
-      e.method === "DELETE" && /^\/nodes\/\{node\}\/(qemu|lxc)\/\{vmid\}$/.test(e.path) ? 1 : 0,
-    ),
     createsGuest: Uint8Array.from(endpoints, (e) =>
       e.method === "POST" && /^\/nodes\/\{node\}\/(qemu|lxc)$/.test(e.path) ? 1 : 0,
     ),

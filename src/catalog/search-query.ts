@@ -146,60 +146,64 @@ function infinitive(raw: readonly string[], at: number): boolean {
   return raw[at] === "to" && METHOD_HINTS[raw[at + 1] ?? ""] !== undefined;
 }
 
+/** "VM 100", "container 200": a guest of one kind named by its number at `i`. */
+function guestByNumber(raw: readonly string[], i: number): boolean {
+  return (QEMU_WORDS.has(raw[i] ?? "") || LXC_WORDS.has(raw[i] ?? "")) && /^\d+$/.test(raw[i + 1] ?? "");
+}
+
+/** The place a "from" or an "out of" at `at` names ("from the HA group": "ha"), if one does. */
+function placeLeft(raw: readonly string[], at: number): string | undefined {
+  const from = raw[at] === "from" ? at + 1 : raw[at] === "out" && raw[at + 1] === "of" ? at + 2 : -1;
+  if (from < 0) return undefined;
+  return DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
+}
+
 /** "add VM 100 to HA", "put container 200 into pool dev": a guest named by its number goes somewhere. */
 function guestGoesTo(raw: readonly string[]): boolean {
   return raw.some(
-    (w, i) =>
-      (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) &&
-      /^\d+$/.test(raw[i + 1] ?? "") &&
-      (raw[i + 2] === "to" || raw[i + 2] === "into") &&
-      !infinitive(raw, i + 2),
+    (_, i) => guestByNumber(raw, i) && (raw[i + 2] === "to" || raw[i + 2] === "into") && !infinitive(raw, i + 2),
   );
 }
 
 /** Words for the whole system: what leaves it is gone ("remove the user from proxmox"). */
 const WHOLE_SYSTEM = new Set([...CLUSTER_WORDS, "proxmox", "pve", "system", "server", "host", "node"]);
 
-/**
- * "remove VM 100 from HA", "take container 200 out of pool dev": a guest named by its number
- * leaves something; from a node ("delete VM 100 from node pve1") it is where the guest is.
- * "remove the CD-ROM from VM 100": something leaves the guest. Either way the guest stays.
- */
-function guestStays(raw: readonly string[]): boolean {
-  return raw.some((w, i) => {
-    if (!(QEMU_WORDS.has(w) || LXC_WORDS.has(w)) || !/^\d+$/.test(raw[i + 1] ?? "")) return false;
-    if (raw[i - 1] === "from" || (raw[i - 2] === "from" && DETERMINERS.has(raw[i - 1] ?? ""))) return true;
-    const from = raw[i + 2] === "from" ? i + 3 : raw[i + 2] === "out" && raw[i + 3] === "of" ? i + 4 : -1;
-    if (from < 0) return false;
-    const place = DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
-    // "from node pve1" is where it is; "from being removed" is what is kept from happening.
-    return (
-      place !== undefined &&
-      !NODE_WORDS.has(place) &&
-      !WHOLE_SYSTEM.has(place) &&
-      !/\d/.test(place) &&
-      !/(?:ing|ed)$/.test(place)
-    );
-  });
+/** The collections of guests, one per kind (/nodes/{node}/qemu, /nodes/{node}/lxc). */
+const GUEST_KINDS = ["qemu", "lxc"];
+
+/** Whether what leaves the place a "from" names stays: not from a node, where it is, nor from the whole system, nor "from being removed". */
+function leavesAndStays(place: string | undefined): boolean {
+  return (
+    place !== undefined &&
+    !NODE_WORDS.has(place) &&
+    !WHOLE_SYSTEM.has(place) &&
+    !/\d/.test(place) &&
+    !/(?:ing|ed)$/.test(place)
+  );
 }
 
 /**
- * "remove user bob@pve from group admins", "take storage nfs1 out of pool dev": the stems of the
- * collections whose item, named by its name, leaves something and stays.
+ * The stems of the collections whose item the query names and keeps, so that deleting it steps
+ * back: a guest named by its number that leaves something ("remove VM 100 from HA", "take
+ * container 200 out of pool dev") or that something leaves ("remove the CD-ROM from VM 100"), and
+ * an item named by its name that leaves something ("remove user bob@pve from group admins").
  */
-function itemsLeaving(raw: readonly string[], isName: (i: number) => boolean, index: SearchIndex): Set<string> {
+function staying(raw: readonly string[], isName: (i: number) => boolean, index: SearchIndex): Set<string> {
   const out = new Set<string>();
   raw.forEach((w, i) => {
+    if (guestByNumber(raw, i)) {
+      const partLeaves = raw[i - 1] === "from" || (raw[i - 2] === "from" && DETERMINERS.has(raw[i - 1] ?? ""));
+      // The request deletes no guest of either kind: the one of the other kind is this one's twin.
+      if (partLeaves || leavesAndStays(placeLeft(raw, i + 2)))
+        for (const kind of GUEST_KINDS) out.add(stem(kind, index.stems));
+      return;
+    }
     const s = stem(w, index.stems);
     if (!index.collectionStems.has(s)) return;
     // The name may be several words of a value ("bob@pve").
     let j = i + 1;
     while (j < raw.length && (isName(j) || /\d/.test(raw[j]!))) j++;
-    if (j === i + 1) return;
-    const from = raw[j] === "from" ? j + 1 : raw[j] === "out" && raw[j + 1] === "of" ? j + 2 : -1;
-    const place = from < 0 ? undefined : DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
-    // "remove the user jdoe@pam from proxmox": from the whole system is gone for good.
-    if (place !== undefined && !WHOLE_SYSTEM.has(place)) out.add(s);
+    if (j > i + 1 && leavesAndStays(placeLeft(raw, j))) out.add(s);
   });
   return out;
 }
@@ -365,25 +369,26 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
 
   // "local:vztmpl/debian.tar.zst", "alice@pve": the kind of value says which endpoints take it.
+  const valueConcept = (kind: ValueKind) => {
+    const term = valueTerm(kind);
+    return addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
+  };
   for (const chunk of query.split(/\s+/)) {
     for (const kind of valueKinds(chunk)) {
-      const term = valueTerm(kind);
-      const concept = addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
+      const concept = valueConcept(kind);
       // "carol@pve" names a user: the users' endpoints are asked for, as if the word were said.
       const noun = VALUE_NOUNS[kind];
       if (noun) concept.names = stem(noun, index.stems);
     }
   }
   // "evacuate all guests from node pve3 to pve1": a node something goes to is a migration's target.
-  if (namesTargetNode(query))
-    addConcept("vtarget", new Map([[valueTerm("target"), 1]]), valueTerm("target"), VALUE_WEIGHT);
+  if (namesTargetNode(query)) valueConcept("target");
   // "replicate VM 101 every 15 minutes", "a nightly backup": a schedule in words is a calendar event.
-  if (namesRecurrence(query) && !concepts.some((c) => c.primaries.has(valueTerm("calendar"))))
-    addConcept("vcalendar", new Map([[valueTerm("calendar"), 1]]), valueTerm("calendar"), VALUE_WEIGHT);
+  if (namesRecurrence(query)) valueConcept("calendar");
   // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
-  if (namesPort(query)) addConcept("vport", new Map([[valueTerm("port"), 1]]), valueTerm("port"), VALUE_WEIGHT);
+  if (namesPort(query)) valueConcept("port");
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
-  if (namesGuests(query)) addConcept("vguests", new Map([[valueTerm("guests"), 1]]), valueTerm("guests"), VALUE_WEIGHT);
+  if (namesGuests(query)) valueConcept("guests");
   const stated = statedMethodAt(tokens);
   let method = stated?.method;
   let methodStated = method !== undefined;
@@ -560,13 +565,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const asksForAll = spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w));
   const namesAgent = spoken.some((w) => w === "agent" || w === "qga");
   const namesGuest = raw.some(
-    (w, i) => (QEMU_WORDS.has(w) || LXC_WORDS.has(w) || GUEST_WORDS.has(w)) && /^\d+$/.test(raw[i + 1] ?? ""),
+    (w, i) => guestByNumber(raw, i) || (GUEST_WORDS.has(w) && /^\d+$/.test(raw[i + 1] ?? "")),
   );
   // "to VM 120", "in container 101": an existing guest is where it happens.
   const guestIsPlace = raw.some(
-    (w, i) =>
-      (QEMU_WORDS.has(w) || LXC_WORDS.has(w)) &&
-      /^\d+$/.test(raw[i + 1] ?? "") &&
+    (_, i) =>
+      guestByNumber(raw, i) &&
       (PLACE_WORDS.has(raw[i - 1] ?? "") || (DETERMINERS.has(raw[i - 1] ?? "") && PLACE_WORDS.has(raw[i - 2] ?? ""))),
   );
   // A write that sets something: a parameter of a setting endpoint may be what is asked
@@ -605,8 +609,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     question: stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word) && method === "GET",
     namesGuest,
     setting,
-    ...(guestStays(raw) ? { guestStays: true } : {}),
-    itemsLeaving: itemsLeaving(raw, (i) => tokens[i]?.literal === true, index),
+    staying: staying(raw, (i) => tokens[i]?.literal === true, index),
   };
 }
 

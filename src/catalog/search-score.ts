@@ -31,8 +31,6 @@ export interface EndpointFacts {
   agentCommand?: boolean;
   /** Creates (or restores) a guest: POST on the VM or container collection. */
   createsGuest: boolean;
-  /** Deletes one guest: DELETE on a VM or a container. */
-  deletesGuest?: boolean;
   /** For a POST that adds an item to a list: the stem of what it adds ("group"). */
   creates?: string | undefined;
   /** It takes no parameter for some value the query types (an address, a calendar event, a volume). */
@@ -87,10 +85,8 @@ export interface QueryFacts {
   asksImage?: boolean;
   /** Stems of the action the query keeps from happening ("delet", "remov"... for "guard VM 123 against removal"). */
   prevented?: ReadonlySet<string>;
-  /** Stems of the collections whose item, named by its name, leaves something ("user" for "remove user bob@pve from group admins"). */
-  itemsLeaving?: ReadonlySet<string>;
-  /** A guest it names by number leaves something, or something leaves it ("remove VM 100 from HA", "remove the CD-ROM from VM 100"): the guest stays. */
-  guestStays?: boolean;
+  /** Stems of the collections whose item it names and keeps ("qemu" for "remove VM 100 from HA", "user" for "remove user bob@pve from group admins"). */
+  staying?: ReadonlySet<string>;
   /** Stems of the words of a subordinate clause ("whenever its host reboots", "a role that can start VMs"). */
   subordinates?: ReadonlySet<string>;
   /** Stems of the verb after a causative ("start" in "make VM 118 start automatically"): a behaviour to set, not an action to take. */
@@ -203,9 +199,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
   if (e.doesSubordinate) f *= FACTOR.subordinateAction;
-  if (e.deletesGuest && q.guestStays) f *= FACTOR.deletesWhatStays;
-  // "remove user bob@pve from group admins": the user stays.
-  if (e.method === "DELETE" && e.item && e.itemOf !== undefined && q.itemsLeaving?.has(e.itemOf))
+  // "remove VM 100 from HA", "remove user bob@pve from group admins": VM 100 and bob stay.
+  if (e.method === "DELETE" && e.item && e.itemOf !== undefined && q.staying?.has(e.itemOf))
     f *= FACTOR.deletesWhatStays;
   if (e.returnsImage && !q.asksImage) f *= FACTOR.imageUnasked;
   return f;

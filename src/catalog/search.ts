@@ -275,7 +275,6 @@ export function runSearch(
       ownTwin: index.agentTwin[id] === OWN_TWIN,
       agentCommand: index.agentCommand[id] === 1,
       createsGuest: index.createsGuest[id] === 1,
-      deletesGuest: index.deletesGuest[id] === 1,
       missesValue: !takesValues(id),
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),

@@ -619,7 +619,8 @@ describe("a guest named by its number that leaves something, or that something l
     ["delete VM 300 from pve2", false],
     ["prevent container 570 from being removed by accident", false],
   ])("%s: %p", (query, leaves) => {
-    expect(analyzeQuery(index, query).guestStays === true).toBe(leaves);
+    const staying = analyzeQuery(index, query).staying ?? new Set();
+    expect(staying.has("qemu") || staying.has("lxc")).toBe(leaves);
   });
 });
 
@@ -637,7 +638,7 @@ describe("an item named by its name that leaves something stays", () => {
     ["remove the user jdoe@pam from proxmox", []],
     ["remove the user from group admins", []],
   ])("%s: %j", (query, stems) => {
-    expect([...(analyzeQuery(index!, query).itemsLeaving ?? [])]).toEqual(stems);
+    expect([...(analyzeQuery(index!, query).staying ?? [])]).toEqual(stems);
   });
 });
 

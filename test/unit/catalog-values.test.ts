@@ -15,11 +15,6 @@ describe("valueKinds", () => {
     ["local:vztmpl/debian-12-standard.tar.zst", ["volume"]],
     ["local-lvm:vm-100-disk-0", ["volume"]],
     ["vm:100", ["ha"]],
-    // Network devices as the admin guide names them; "enable" is a word.
-    ["vmbr0", ["iface"]],
-    ["eno1.50", ["iface"]],
-    ["bond1", ["iface"]],
-    ["enable", []],
     ["ct:200,", ["ha"]],
     ["alice@pve", ["user"]],
     ["bob@pam's", ["user"]],
@@ -31,6 +26,11 @@ describe("valueKinds", () => {
     ["10.0.0.5", ["ip"]],
     ["aa:bb:cc:dd:ee:ff", ["mac"]],
     ["/dev/sdb", ["device"]],
+    // Network devices as the admin guide names them; "enable" is a word.
+    ["vmbr0", ["iface"]],
+    ["eno1.50", ["iface"]],
+    ["bond1", ["iface"]],
+    ["enable", []],
     ["https://example.com/x.iso", []],
     ["/vms/100", []],
     ["100", []],
