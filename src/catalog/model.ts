@@ -63,6 +63,15 @@ export interface SkippedMethod {
 }
 
 /** The {placeholder} names of a path template. */
+/**
+ * Whether a parameter's description retires it ("Deprecated: use notification targets/matchers
+ * instead.", "Deprecated, use 'max-workers' instead."), as opposed to one of its values or
+ * forms being deprecated ("'legacy=' is deprecated").
+ */
+export function isDeprecated(description: string | null | undefined): boolean {
+  return typeof description === "string" && /\bdeprecated(?:[:,]| in favou?r\b)/i.test(description);
+}
+
 export function placeholders(template: string): string[] {
   return [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
 }

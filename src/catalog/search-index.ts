@@ -1,6 +1,6 @@
 // Builds the search index: each endpoint a small document of weighted fields, plus the facts
 // about it that the score factors use (guest kind, item or collection, navigation, twins).
-import { placeholders, type Endpoint } from "./model.ts";
+import { isDeprecated, placeholders, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
@@ -30,6 +30,8 @@ const FIELD = {
   enumValue: 0.5,
   paramText: 0.15,
   returnName: 0.8,
+  /** The values a returned field may take ("qemu", "lxc", "storage" for the items of /cluster/resources). */
+  returnValue: 0.2,
   /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
   docs: 0.5,
   /** Words of the other methods of its resource (the collection and its items). */
@@ -109,17 +111,23 @@ export interface SearchIndex {
   compounds: string[];
 }
 
-/** Names of the fields an endpoint returns ("quorate", "avail"): what a reader asks for. */
-function returnFields(returns: unknown, names: string[], depth = 0): void {
+/**
+ * Names of the fields an endpoint returns ("quorate", "avail"): what a reader asks for; and the
+ * values they may take, which say what kinds of thing come back (the items of /cluster/resources
+ * are of type qemu, lxc, node, storage...).
+ */
+function returnFields(returns: unknown, names: string[], values: string[], depth = 0): void {
   if (!returns || typeof returns !== "object" || depth > 3) return;
   const r = returns as { properties?: unknown; items?: unknown };
   if (r.properties && typeof r.properties === "object") {
     for (const [name, prop] of Object.entries(r.properties as Record<string, unknown>)) {
       names.push(name);
-      returnFields(prop, names, depth + 1);
+      const allowed = (prop as { enum?: unknown } | null)?.enum;
+      if (Array.isArray(allowed)) for (const v of allowed) if (typeof v === "string") values.push(v);
+      returnFields(prop, names, values, depth + 1);
     }
   }
-  if (r.items) returnFields(r.items, names, depth + 1);
+  if (r.items) returnFields(r.items, names, values, depth + 1);
 }
 
 /** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
@@ -133,6 +141,7 @@ interface Fields {
   enumValue: string[];
   paramText: string[];
   returnName: string[];
+  returnValue: string[];
   docs: readonly string[];
 }
 
@@ -155,14 +164,17 @@ function endpointFields(e: Endpoint, docs: readonly string[], docsValues: readon
     enumValue: [],
     paramText: [],
     returnName: [],
+    returnValue: [],
     docs,
   };
   for (const [name, p] of Object.entries(e.parameters)) {
+    // A retired parameter says what the endpoint no longer is for ("mailto" of vzdump: use notification matchers).
+    if (isDeprecated(p.description)) continue;
     fields.paramName.push(name);
     for (const value of p.enum ?? []) if (typeof value === "string") fields.enumValue.push(value);
     if (p.description) fields.paramText.push(p.description);
   }
-  returnFields(e.returns, fields.returnName);
+  returnFields(e.returns, fields.returnName, fields.returnValue);
   // The values the docs define for its parameters count as the schema's own enum values.
   fields.enumValue.push(...docsValues);
   return fields;
@@ -170,7 +182,15 @@ function endpointFields(e: Endpoint, docs: readonly string[], docsValues: readon
 
 const TEXT_FIELDS = ["summary", "description", "paramText"] as const;
 const PARAMETER_FIELDS: ReadonlySet<string> = new Set(["paramName", "enumValue", "paramText"]);
-const IDENTIFIER_FIELDS = ["lastSegment", "segment", "name", "paramName", "enumValue", "returnName"] as const;
+const IDENTIFIER_FIELDS = [
+  "lastSegment",
+  "segment",
+  "name",
+  "paramName",
+  "enumValue",
+  "returnName",
+  "returnValue",
+] as const;
 
 /**
  * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one

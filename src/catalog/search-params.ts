@@ -7,7 +7,7 @@
 // `cache`, "nesting" a key of a container's `features`, "macaddr" of `net[n]`), and a name
 // run together from the words its description spells out ("MAC address") is named by them.
 import type { Endpoint } from "./model.ts";
-import { placeholders } from "./model.ts";
+import { isDeprecated, placeholders } from "./model.ts";
 import { Postings, type TermCache } from "./search-terms.ts";
 
 export interface ParamDocs {
@@ -24,7 +24,13 @@ export const PARAM_TEXT = 1;
 /** Parameters of every write that say nothing about what the write does. */
 const GENERIC_PARAMS = new Set(["node", "digest", "delete", "revert", "skiplock", "force"]);
 const WRITES = new Set(["POST", "PUT"]);
-const FLAG_ANTONYMS: Readonly<Record<string, string>> = { enable: "disable", disable: "enable" };
+/** A boolean flag's name, in either tense ("enable", "enabled"), and the word for setting it the other way. */
+const FLAG_ANTONYMS: Readonly<Record<string, string>> = {
+  enable: "disable",
+  enabled: "disable",
+  disable: "enable",
+  disabled: "enable",
+};
 
 /** Shortest leading piece of a word an abbreviation keeps ("gen" of "generation"); a whole word may be shorter ("id"). */
 const MIN_PIECE = 3;
@@ -62,11 +68,17 @@ export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache,
   const endpointOf: number[] = [];
   const names: string[] = [];
   const add = new Map<number, number>();
+  const keys = itemKeys(endpoints);
   endpoints.forEach((e, id) => {
     if (!WRITES.has(e.method)) return;
-    const inPath = new Set(placeholders(e.path));
+    // What names the object (its path's placeholders, and the key of the item a POST adds:
+    // `poolid` of POST /pools, `name` of POST /nodes/{node}/ceph/pool) is no setting of it.
+    const naming = new Set(placeholders(e.path));
+    const key = keys.get(e.path);
+    if (key) naming.add(key);
     for (const [name, p] of Object.entries(e.parameters)) {
-      if (inPath.has(name) || GENERIC_PARAMS.has(name)) continue;
+      // A retired parameter is no intent: "Deprecated: use notification targets/matchers instead."
+      if (naming.has(name) || GENERIC_PARAMS.has(name) || isDeprecated(p.description)) continue;
       add.clear();
       const put = (ids: number[], weight: number) => {
         for (const t of ids) add.set(t, Math.max(add.get(t) ?? 0, weight));
@@ -74,7 +86,7 @@ export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache,
       put(terms.identifier(name), PARAM_NAMED);
       const spelled = p.description ? spelledOut(name, p.description) : undefined;
       if (spelled) put(terms.text(spelled.join(" ")), PARAM_NAMED);
-      // A boolean flag is set both ways: "disable the account" sets `enable` to 0.
+      // A boolean flag is set both ways: "disable the account" sets `enable` to 0, "switch off the repository" `enabled`.
       const antonym = p.type === "boolean" ? FLAG_ANTONYMS[name] : undefined;
       if (antonym) put(terms.identifier(antonym), PARAM_NAMED);
       for (const value of p.enum ?? []) if (typeof value === "string") put(terms.identifier(value), PARAM_NAMED);
@@ -97,4 +109,14 @@ export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache,
     }
   });
   return { postings, endpointOf: Int32Array.from(endpointOf), names };
+}
+
+/** For each list whose items have a path of their own ("/pools" beside "/pools/{poolid}"), the placeholder naming one item. */
+function itemKeys(endpoints: readonly Endpoint[]): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const e of endpoints) {
+    const item = /^(.+)\/\{([^{}]+)\}$/.exec(e.path);
+    if (item) keys.set(item[1]!, item[2]!);
+  }
+  return keys;
 }

@@ -116,6 +116,8 @@ export const FACTOR = {
   identityMiss: 0.3,
   /** The query names the cluster and the endpoint is one node's, or the other way round. */
   otherScope: 0.8,
+  /** One node's endpoint, when the query asks for all of something across the cluster ("every VM and container in the cluster"). */
+  nodeForWholeCluster: 0.5,
   /** One guest's endpoint, when the query asks for all guests and names none. */
   oneGuestForAll: 0.7,
   /** Every guest at once, when the query does not ask for all. */
@@ -174,7 +176,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   }
   // "datacenter firewall" is /cluster/firewall; "host firewall" is /nodes/{node}/firewall.
   if (q.namesCluster !== q.namesNode && e.scope !== "other" && (e.scope === "cluster") !== q.namesCluster)
-    f *= FACTOR.otherScope;
+    f *= q.namesCluster && q.asksForAll ? FACTOR.nodeForWholeCluster : FACTOR.otherScope;
   if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
   // "shut down every VM and container in the whole cluster": no one guest is meant.
   if (e.oneGuest && q.asksForAll && !q.namesGuest) f *= FACTOR.oneGuestForAll;

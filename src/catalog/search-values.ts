@@ -22,7 +22,8 @@ export type ValueKind =
   | "guests"
   | "target"
   | "port"
-  | "iface";
+  | "iface"
+  | "pci";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -48,6 +49,7 @@ export function valueKinds(chunk: string): ValueKind[] {
   if (VOLUME_NAMES.some((name) => name.test(v))) return ["volume"];
   if (CALENDAR_PARTS.some((part) => part.test(v))) return ["calendar"];
   if (IFACE_NAME.test(v)) return ["iface"];
+  if (PCI_ADDRESS.test(v)) return ["pci"];
   return [];
 }
 
@@ -128,6 +130,17 @@ export function namesPort(query: string): boolean {
  */
 const IFACE_NAME = /^(?:vmbr\d+|bond\d+|eth\d+|en[opsx][a-z0-9]*\d[a-z0-9]*)(?:\.\d+)?$/i;
 
+/**
+ * A host PCI device's address as qemu-server writes it ($PCIRE in PVE::QemuServer::PCI: an
+ * optional domain, bus:device, and the function): "0000:41:00.0", "01:00.0". The function is
+ * required here, so a time of day ("01:00") is no address.
+ */
+const PCI_ADDRESS = /^(?:[0-9a-f]{4,}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]$/i;
+/** A parameter pattern that takes a PCI address (bus:device), not a fingerprint's 32 pairs. */
+const PCI_PATTERN = /\[(?:a-f0-9|0-9a-f|A-Fa-f0-9|0-9a-fA-F)\]\{2\}:\[(?:a-f0-9|0-9a-f|A-Fa-f0-9|0-9a-fA-F)\]\{2\}/;
+/** The formats that take one (qemu-server's hostpci[n]). */
+const PCI_FORMATS: ReadonlySet<string> = new Set(["pve-qm-hostpci"]);
+
 /** The formats that take a network device's name (pve-common's PVE::JSONSchema, qemu-server's net[n] bridge). */
 const IFACE_FORMATS: ReadonlySet<string> = new Set([
   "pve-iface",
@@ -202,13 +215,19 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (format === "pve-node" && /^target node\b/i.test(description)) kinds.push("target");
   if (format === "pve-fw-dport-spec" || format === "pve-fw-sport-spec") kinds.push("port");
   if (IFACE_FORMATS.has(format)) kinds.push("iface");
+  if (PCI_FORMATS.has(format) || PCI_PATTERN.test(pattern)) kinds.push("pci");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
-  if (p.format && typeof p.format === "object") {
-    for (const [key, sub] of Object.entries(p.format)) {
+  // An array's items may be property strings too (the node maps of /cluster/mapping/pci).
+  const keyed =
+    p.format && typeof p.format === "object" ? p.format : (p as { items?: { format?: unknown } }).items?.format;
+  if (keyed && typeof keyed === "object") {
+    for (const [key, sub] of Object.entries(keyed)) {
       if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
       const text = (sub as { format?: unknown } | undefined)?.format;
       if (typeof text === "string" && /CIDR/.test(text)) kinds.push("cidr");
       if (typeof text === "string" && IFACE_FORMATS.has(text)) kinds.push("iface");
+      const subPattern = (sub as { pattern?: unknown } | undefined)?.pattern;
+      if (typeof subPattern === "string" && PCI_PATTERN.test(subPattern)) kinds.push("pci");
     }
   }
   return kinds;

@@ -138,10 +138,15 @@ const DELETE_STEM = "delet";
 const PINNED = 1e6;
 /**
  * Below the pinned endpoints, for a CLI-only command: those of the object its first argument
- * names come first, then those where the tool's other commands live (shares of PINNED).
+ * names come first (a share of PINNED).
  */
 const OBJECT_TIER = 0.6;
-const HOME_TIER = 0.3;
+/**
+ * Where the tool's other commands live, an endpoint counts this many times over; a factor, not
+ * a tier, so a much better match elsewhere still shows ("pvecm status": the cluster's status,
+ * beside the corosync config where pvecm's other commands live).
+ */
+const HOME_FACTOR = 4;
 
 const FULL_MATCH = 1.5;
 /** How much of a concept a match in the parameters alone covers. */
@@ -298,9 +303,7 @@ export function runSearch(
         ? hints.ordered
           ? PINNED * (pinned.length + 1 - place)
           : PINNED * 2 + score
-        : home || ofObject
-          ? PINNED * ((home ? HOME_TIER : 0) + (ofObject ? OBJECT_TIER : 0)) + score
-          : score;
+        : (ofObject ? PINNED * OBJECT_TIER : 0) + (home ? HOME_FACTOR : 1) * score;
     results.push({ id, score, rank });
   }
   results.sort((a, b) => {

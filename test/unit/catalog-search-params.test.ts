@@ -1,5 +1,8 @@
 // Issue 11: a parameter's run-together name spelled out by its own description.
 import { describe, expect, test } from "bun:test";
+import type { Endpoint } from "../../src/catalog/model.ts";
+import { isDeprecated } from "../../src/catalog/model.ts";
+import { buildSearchIndex } from "../../src/catalog/search.ts";
 import { spelledOut } from "../../src/catalog/search-params.ts";
 
 describe("spelledOut: the words a run-together name abbreviates, as its description spells them", () => {
@@ -17,5 +20,57 @@ describe("spelledOut: the words a run-together name abbreviates, as its descript
     ["net[n]", "Specify network devices.", undefined],
   ])("%s, %j -> %j", (name, description, words) => {
     expect(spelledOut(name, description)).toEqual(words);
+  });
+});
+
+describe("which parameters are documents of their own", () => {
+  const endpoint = (method: string, path: string, parameters: Record<string, unknown>) =>
+    ({ method, path, name: "x", description: "", parameters }) as unknown as Endpoint;
+  const index = buildSearchIndex([
+    endpoint("POST", "/pools", {
+      poolid: { type: "string" },
+      comment: { type: "string", description: "A note." },
+    }),
+    endpoint("GET", "/pools/{poolid}", { poolid: { type: "string" } }),
+    endpoint("POST", "/nodes/{node}/ceph/pool", {
+      node: { type: "string" },
+      name: { type: "string", description: "The name of the pool." },
+      size: { type: "integer", description: "Number of replicas per object" },
+    }),
+    endpoint("GET", "/nodes/{node}/ceph/pool/{name}", { node: { type: "string" }, name: { type: "string" } }),
+    endpoint("POST", "/cluster/backup", {
+      mailto: {
+        type: "string",
+        description: "Deprecated: Use notification targets/matchers instead. Email addresses.",
+      },
+      "notes-template": { type: "string", description: "Template for notes." },
+    }),
+  ]);
+
+  test("the key of the item a POST adds names it: no setting (poolid, the Ceph pool's name)", () => {
+    expect(index.params.names).not.toContain("poolid");
+    expect(index.params.names).not.toContain("name");
+    expect(index.params.names).toContain("comment");
+    expect(index.params.names).toContain("size");
+  });
+
+  test("a retired parameter is no intent, and its words are not the endpoint's", () => {
+    expect(index.params.names).not.toContain("mailto");
+    expect(index.params.names).toContain("notes-template");
+    expect(index.postings.get("email")).toBeUndefined();
+  });
+});
+
+describe("isDeprecated: a parameter retired by its description, not one of its values", () => {
+  test.each<[string | undefined, boolean]>([
+    ["Deprecated: use notification targets/matchers instead. Specify when to send a notification mail", true],
+    ["Defines the maximum number of tasks running concurrently. Deprecated, use 'max-workers' instead.", true],
+    ["Create the directory if it doesn't exist. NOTE: Deprecated, use the 'create-base-path' option instead.", true],
+    ["Get HA groups. (deprecated in favor of HA rules)", true],
+    ["Specify guest boot order. Use the 'order=' sub-property as usage with no key or 'legacy=' is deprecated.", false],
+    ["Select the default Console viewer: the builtin java applet (VNC; deprecated and maps to html5).", false],
+    [undefined, false],
+  ])("%s: %p", (description, retired) => {
+    expect(isDeprecated(description)).toBe(retired);
   });
 });

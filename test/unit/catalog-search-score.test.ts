@@ -103,6 +103,18 @@ describe("scoreFactor", () => {
     ["the container twin when either will do", { guestKind: 2 }, { guest: "any" }, FACTOR.eitherGuestLxc],
     ["a node endpoint when the cluster is asked", { scope: "node" }, { namesCluster: true }, FACTOR.otherScope],
     ["a cluster endpoint when the node is asked", { scope: "cluster" }, { namesNode: true }, FACTOR.otherScope],
+    [
+      "a node endpoint when all of something across the cluster is asked",
+      { scope: "node" },
+      { namesCluster: true, asksForAll: true },
+      FACTOR.nodeForWholeCluster,
+    ],
+    [
+      "a cluster endpoint when all of something on a node is asked",
+      { scope: "cluster" },
+      { namesNode: true, asksForAll: true },
+      FACTOR.otherScope,
+    ],
     ["both scopes named: neither preferred", { scope: "cluster" }, { namesNode: true, namesCluster: true }, 1],
     ["every guest at once, not asked for", { bulk: true }, { asksForAll: false }, FACTOR.bulkUnasked],
     ["every guest at once, asked for", { bulk: true }, { asksForAll: true }, 1],

@@ -462,6 +462,57 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
   });
 });
 
+describe("the seventh round of issue 11: what the schema marks, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, seventh round", SCHEMA_DIR);
+  const docsPresent = present && haveSharedData("catalog search, seventh round", DOCS_DIR);
+  const schema = present ? readFileSync(SCHEMA_FILES["9.1"].file, "utf8") : "";
+  const real = present ? Catalog.fromText(schema, { kind: "inline", location: "9.1" }) : undefined;
+  const withDocs = docsPresent ? Catalog.fromText(schema, { kind: "inline", location: "9.1" }) : undefined;
+  if (docsPresent) {
+    const loader = new DocsLoader({
+      plans: [dirPlan({ kind: "configured", location: DOCS_DIR }, DOCS_DIR, 4 * 1024 * 1024)],
+      log: silentLogger,
+      onLoaded: (bundle) => withDocs!.attachDocs(bundle.source, bundle.pages),
+    });
+    loader.kick();
+    await loader.settled();
+  }
+  const ranked = (catalog: Catalog, query: string) =>
+    catalog.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`);
+
+  test.skipIf(!present).each([
+    // A flag is set both ways in either tense: "switch off" sets the repository's `enabled`.
+    ["switch off the enterprise repo", "POST /nodes/{node}/apt/repositories"],
+    // A retired parameter ("mailto: Deprecated, use notification targets/matchers") no longer makes the backup job a mail target.
+    [
+      "how can I verify that the mail notification target actually delivers something?",
+      "POST /cluster/notifications/targets/{name}/test",
+    ],
+    // All of something across the cluster: one node's endpoints step further back.
+    ["start every VM and container in the whole cluster at once", "POST /cluster/bulk-action/guest/start"],
+  ])("%s: first %s", (query, expected) => {
+    expect(ranked(real!, query)[0]).toBe(expected);
+  });
+
+  test.skipIf(!present).each([
+    // A PCI address is what the PCI endpoints take.
+    [
+      "which vGPU profiles does the card at 0000:41:00.0 on gpu02 support",
+      "GET /nodes/{node}/hardware/pci/{pci-id-or-mapping}/mdev",
+    ],
+    // What a list returns says what it lists: the items of /cluster/resources are of type qemu and lxc.
+    ["List every VM and container in the cluster with its current CPU and memory usage", "GET /cluster/resources"],
+  ])("%s: %s in the top five", (query, expected) => {
+    expect(ranked(real!, query)).toContain(expected);
+  });
+
+  // A CLI-only command is sought first where its tool's other commands live, but a much better
+  // match elsewhere still shows: pvecm's other commands are under /cluster/config.
+  test.skipIf(!docsPresent)("pvecm status: the cluster status in the top five", () => {
+    expect(ranked(withDocs!, "pvecm status")).toContain("GET /cluster/status");
+  });
+});
+
 describe("words said aside", () => {
   const index = buildSearchIndex([]);
   test.each([
@@ -752,19 +803,19 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 96.7, 100],
-  ["dev-queries-2", true, 80, 92],
-  ["search-heldout", true, 92, 99.2],
+  ["dev-queries-2", true, 81, 92],
+  ["search-heldout", true, 92.8, 99.2],
   ["search-fresh-tune", true, 86.1, 93.1],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 79.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
-  ["search-fresh2-tune", true, 83.5, 90.6],
+  ["search-fresh2-tune", true, 83.5, 91.8],
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 80, 94.1],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 78.4, 87.8],
-  ["search-fresh3-sealed", true, 83.6, 94.5],
+  ["search-fresh3-tune", true, 78.4, 89.2],
+  ["search-fresh3-sealed", true, 83.6, 95.9],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 86.9, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
@@ -775,21 +826,21 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh7-sealed", true, 85, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 70, 91.7],
+  ["search-fresh8-sealed", true, 70.8, 91.7],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 84.2, 94.2],
+  ["search-fresh9-sealed", true, 85, 95],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 81.7, 89.2],
-  ["search-fresh11-sealed", true, 81.7, 90.8],
-  ["search-fresh12-sealed", true, 75.8, 90],
+  ["search-fresh10-sealed", true, 82.5, 90],
+  ["search-fresh11-sealed", true, 81.7, 92.5],
+  ["search-fresh12-sealed", true, 75.8, 92.5],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 75, 91.7],
+  ["search-fresh13-sealed", true, 75.8, 91.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 74.2, 87.5],
-  ["search-fresh15-sealed", true, 74.2, 90.8],
-  ["search-fresh16-sealed", true, 71.8, 87.3],
+  ["search-fresh14-sealed", true, 74.2, 88.3],
+  ["search-fresh15-sealed", true, 74.2, 91.7],
+  ["search-fresh16-sealed", true, 73.6, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
-  ["search-fresh17-sealed", true, 76.4, 91.8],
+  ["search-fresh17-sealed", true, 76.4, 92.7],
 ];

@@ -56,6 +56,10 @@ describe("valueKinds", () => {
     ["*-*-01", ["calendar"]],
     ["mon", []],
     ["12:34:56:78", []],
+    // A host PCI device's address, as qemu-server writes it; its function tells it from a time of day.
+    ["0000:41:00.0", ["pci"]],
+    ["01:00.0,", ["pci"]],
+    ["01:00", ["calendar"]],
   ])("%s", (chunk, kinds) => {
     expect(valueKinds(chunk)).toEqual(kinds as never);
   });
@@ -104,6 +108,28 @@ describe("endpointValueKinds", () => {
     });
   });
 
+  test("a PCI address by pattern: the path's, or a key's of an array's property strings; not a fingerprint's", () => {
+    const hex = "[0-9a-fA-F]";
+    const e = endpoint("/nodes/{node}/hardware/pci/{pci-id-or-mapping}", {
+      "pci-id-or-mapping": { type: "string", pattern: `(?:(?:${hex}{4}:)?${hex}{2}:${hex}{2}\\.${hex})|(\\w+)` },
+    });
+    expect([...endpointValueKinds(e)]).toEqual([["pci", 2]]);
+    const mapping = endpoint("/cluster/mapping/pci", {
+      map: {
+        type: "array",
+        items: {
+          type: "string",
+          format: { path: { type: "string", pattern: "[a-f0-9]{4,}:[a-f0-9]{2}:[a-f0-9]{2}" } },
+        },
+      },
+    });
+    expect([...endpointValueKinds(mapping)]).toEqual([["pci", 1]]);
+    const fingerprint = endpoint("/x", {
+      fingerprint: { type: "string", pattern: "([A-Fa-f0-9]{2}:){31}[A-Fa-f0-9]{2}" },
+    });
+    expect([...endpointValueKinds(fingerprint)]).toEqual([]);
+  });
+
   test.each<[string, string[]]>([
     // One address is an IP set entry, a firewall rule's source, a DNS server.
     ["IPorCIDR", ["cidr", "ip"]],
@@ -123,6 +149,8 @@ describe("endpointValueKinds", () => {
     ["pve-iface", ["iface"]],
     ["pve-iface-list", ["iface"]],
     ["pve-bridge-id", ["iface"]],
+    // qemu-server's hostpci[n].
+    ["pve-qm-hostpci", ["pci"]],
   ])("format %s takes %j", (format, kinds) => {
     const e = endpoint("/x", { value: { type: "string", format } });
     expect([...endpointValueKinds(e).keys()].sort()).toEqual(kinds as ReturnType<typeof valueKinds>);
