@@ -170,3 +170,45 @@ export function isNavigation(e: Endpoint): boolean {
   const props = Object.keys(r.items?.properties ?? {});
   return props.every((p) => p === "subdir");
 }
+
+/** Where the cluster-wide mappings live, one list per kind of device (/cluster/mapping/dir, .../usb, .../pci). */
+const MAPPING_LIST = /^\/cluster\/mapping\/([a-z]+)$/;
+
+/**
+ * What the cluster-wide mappings are for, in the words of the guest settings that use them: a
+ * key of a property string whose format is a "mapping-id" names one (`dirid` of a VM's
+ * `virtiofs[n]`: "Mapping identifier of the directory mapping", `mapping` of `usb[n]`: "The ID
+ * of a cluster wide mapping"). The mapping's kind is the one its key's description names
+ * ("directory mapping": dir), else the setting's own name (usb). Per endpoint of a mapping
+ * list or its items: the using setting's name and description.
+ */
+export function mappingUses(endpoints: readonly Endpoint[]): string[][] {
+  const kinds = new Set(endpoints.flatMap((e) => MAPPING_LIST.exec(e.path)?.[1] ?? []));
+  const uses = new Map<string, Set<string>>();
+  const kindOf = (said: readonly string[]) =>
+    [...kinds].find((kind) => said.some((w) => w === kind || (w.length > kind.length && w.startsWith(kind))));
+  for (const e of endpoints) {
+    for (const [name, p] of Object.entries(e.parameters)) {
+      const keyed =
+        p.format && typeof p.format === "object" ? p.format : (p as { items?: { format?: unknown } }).items?.format;
+      if (!keyed || typeof keyed !== "object") continue;
+      for (const sub of Object.values(
+        keyed as Record<string, { description?: unknown; format_description?: unknown }>,
+      )) {
+        if (sub?.format_description !== "mapping-id") continue;
+        const named = typeof sub.description === "string" ? /\b(\w+) mapping\b/i.exec(sub.description)?.[1] : undefined;
+        const setting = name.replace(/\[n\]$/, "");
+        const kind = kindOf(named ? [named.toLowerCase()] : []) ?? kindOf([setting]);
+        if (!kind) continue;
+        const texts = uses.get(kind) ?? new Set<string>();
+        texts.add(setting);
+        if (p.description) texts.add(p.description);
+        uses.set(kind, texts);
+      }
+    }
+  }
+  return endpoints.map((e) => {
+    const kind = /^\/cluster\/mapping\/([a-z]+)(?:\/|$)/.exec(e.path)?.[1];
+    return kind ? [...(uses.get(kind) ?? [])] : [];
+  });
+}

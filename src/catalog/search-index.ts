@@ -18,6 +18,7 @@ import {
   isSetter,
   crossKindTwins,
   itemKinds,
+  mappingUses,
 } from "./search-facts.ts";
 
 const FIELD = {
@@ -32,6 +33,8 @@ const FIELD = {
   returnName: 0.8,
   /** The values a returned field may take ("qemu", "lxc", "storage" for the items of /cluster/resources). */
   returnValue: 0.2,
+  /** For a cluster-wide mapping: the name and description of the guest setting that uses it (virtiofs for directory mappings). */
+  usedBy: 0.5,
   /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
   docs: 0.5,
   /** Words of the other methods of its resource (the collection and its items). */
@@ -142,6 +145,7 @@ interface Fields {
   paramText: string[];
   returnName: string[];
   returnValue: string[];
+  usedBy: readonly string[];
   docs: readonly string[];
 }
 
@@ -150,7 +154,12 @@ export function summaryOf(e: Endpoint): string {
   return firstSentence(firstSentence(markupToText(e.description), Infinity));
 }
 
-function endpointFields(e: Endpoint, docs: readonly string[], docsValues: readonly string[]): Fields {
+function endpointFields(
+  e: Endpoint,
+  usedBy: readonly string[],
+  docs: readonly string[],
+  docsValues: readonly string[],
+): Fields {
   const literals = e.path.split("/").filter((s) => s && !s.startsWith("{"));
   const description = markupToText(e.description);
   const sentence = firstSentence(description, Infinity);
@@ -165,6 +174,7 @@ function endpointFields(e: Endpoint, docs: readonly string[], docsValues: readon
     paramText: [],
     returnName: [],
     returnValue: [],
+    usedBy,
     docs,
   };
   for (const [name, p] of Object.entries(e.parameters)) {
@@ -180,7 +190,7 @@ function endpointFields(e: Endpoint, docs: readonly string[], docsValues: readon
   return fields;
 }
 
-const TEXT_FIELDS = ["summary", "description", "paramText"] as const;
+const TEXT_FIELDS = ["summary", "description", "paramText", "usedBy"] as const;
 const PARAMETER_FIELDS: ReadonlySet<string> = new Set(["paramName", "enumValue", "paramText"]);
 const IDENTIFIER_FIELDS = [
   "lastSegment",
@@ -201,8 +211,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const stems = new Map<string, string>();
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
   const kinds = itemKinds(endpoints, docs?.values);
+  const uses = mappingUses(endpoints);
   const fieldsOf = endpoints.map((e, id) =>
-    endpointFields(e, docs?.texts[id] ?? [], [...(docs?.values?.[id] ?? []), ...kinds[id]!]),
+    endpointFields(e, uses[id]!, docs?.texts[id] ?? [], [...(docs?.values?.[id] ?? []), ...kinds[id]!]),
   );
   const vocabulary = new Map<string, number>();
   const allGroups = [

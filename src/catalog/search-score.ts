@@ -132,6 +132,8 @@ export const FACTOR = {
   writeForQuestion: 0.6,
   /** Creating a guest, when the query names an existing guest as the place of what it asks. */
   createInExisting: 0.7,
+  /** Creating a guest, when no verb of creation is said. */
+  guestNotCreated: 0.6,
   /** A read, when the query states a verb that changes something. */
   readForWrite: 0.8,
   /** Any write, when the query opens with a verb of no known method. */
@@ -197,6 +199,9 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   const namesExisting =
     (e.creates !== undefined && !!q.namedByName?.has(e.creates)) || (e.createsGuest && q.namesGuest);
   if (namesExisting && !q.createVerb) f *= FACTOR.createInExisting;
+  // "share a host folder with VMs via virtiofs", "pass a GPU through to a VM": a guest is
+  // created only when creating is said, whatever settings the creation takes.
+  else if (e.createsGuest && !q.createVerb) f *= FACTOR.guestNotCreated;
   if (e.missesValue) f *= FACTOR.missesValue;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;

@@ -9,6 +9,7 @@ import {
   crossKindTwins,
   isSetter,
   itemKinds,
+  mappingUses,
   OWN_TWIN,
 } from "../../src/catalog/search-facts.ts";
 import { FACTOR, scoreFactor, type EndpointFacts, type QueryFacts } from "../../src/catalog/search-score.ts";
@@ -128,7 +129,14 @@ describe("scoreFactor", () => {
     ["an agent command, a guest named", { agentCommand: true }, { guest: "qemu" }, 1],
     ["an agent command, the agent named", { agentCommand: true }, { guest: "none", namesAgent: true }, 1],
     ["a write for a question", { method: "POST" }, { method: "GET", question: true }, FACTOR.writeForQuestion],
-    ["creating a guest in an existing one", { createsGuest: true }, { guestIsPlace: true }, FACTOR.createInExisting],
+    [
+      "creating a guest in an existing one",
+      { createsGuest: true },
+      { guestIsPlace: true, createVerb: true },
+      FACTOR.createInExisting,
+    ],
+    ["creating a guest when no verb of creation is said", { createsGuest: true }, {}, FACTOR.guestNotCreated],
+    ["creating a guest when creating is said", { createsGuest: true }, { createVerb: true }, 1],
     ["a read for a stated delete", { method: "GET" }, { method: "DELETE", methodStated: true }, FACTOR.readForWrite],
     ["a read for an assumed write: no verb said it", { method: "GET" }, { method: "POST" }, 1],
     ["a write for a verb of no known method", { method: "DELETE" }, { acts: true }, FACTOR.unknownAction],
@@ -289,5 +297,51 @@ describe("itemKinds: an item of a list filtered by kind is of one of those kinds
     ];
     const docsValues = [[], [], ["backup", "iso"], [], ["iso"], [], []];
     expect(itemKinds(list, docsValues)).toEqual([[], ["nfs", "dir"], [], ["backup", "iso"], [], [], []]);
+  });
+});
+
+describe("mappingUses: a cluster-wide mapping in the words of the guest setting that uses it", () => {
+  const endpoint = (method: string, path: string, parameters: Record<string, unknown> = {}) =>
+    ({ method, path, name: "x", description: "", parameters }) as unknown as Endpoint;
+  const endpoints = [
+    endpoint("GET", "/cluster/mapping/dir"),
+    endpoint("PUT", "/cluster/mapping/dir/{id}"),
+    endpoint("POST", "/cluster/mapping/usb"),
+    endpoint("POST", "/cluster/mapping/pci"),
+    endpoint("PUT", "/nodes/{node}/qemu/{vmid}/config", {
+      "virtiofs[n]": {
+        type: "string",
+        description: "Configuration for sharing a directory between host and guest using Virtio-fs.",
+        format: {
+          dirid: {
+            type: "string",
+            format_description: "mapping-id",
+            description: "Mapping identifier of the directory mapping to be shared with the guest.",
+          },
+        },
+      },
+      "usb[n]": {
+        type: "string",
+        description: "Configure an USB device.",
+        format: {
+          mapping: {
+            type: "string",
+            format_description: "mapping-id",
+            description: "The ID of a cluster wide mapping.",
+          },
+        },
+      },
+      "serial[n]": { type: "string", description: "Create a serial device inside the VM." },
+    }),
+  ];
+
+  test("the kind its key names (a directory mapping is dir), else the setting's own name (usb)", () => {
+    const uses = mappingUses(endpoints);
+    const virtiofs = ["virtiofs", "Configuration for sharing a directory between host and guest using Virtio-fs."];
+    expect(uses[0]).toEqual(virtiofs);
+    expect(uses[1]).toEqual(virtiofs);
+    expect(uses[2]).toEqual(["usb", "Configure an USB device."]);
+    expect(uses[3]).toEqual([]);
+    expect(uses[4]).toEqual([]);
   });
 });

@@ -502,8 +502,21 @@ describe("the seventh round of issue 11: what the schema marks, on PVE 9.1", asy
     ],
     // What a list returns says what it lists: the items of /cluster/resources are of type qemu and lxc.
     ["List every VM and container in the cluster with its current CPU and memory usage", "GET /cluster/resources"],
+    // A cluster-wide mapping takes the words of the guest setting that uses it (virtiofs).
+    ["share a host directory with VMs via virtiofs, defined once for every node", "POST /cluster/mapping/dir"],
   ])("%s: %s in the top five", (query, expected) => {
     expect(ranked(real!, query)).toContain(expected);
+  });
+
+  // A guest is created only when creating is said, whatever settings the creation takes.
+  test
+    .skipIf(!present)
+    .each([
+      ["pass a GPU through to a VM on any node"],
+      ["share host folder /srv/shared with VMs via virtiofs on every node"],
+      ["give VMs access to the GPU on whichever node they run"],
+    ])("%s: not the creation of a VM first", (query) => {
+    expect(ranked(real!, query)[0]).not.toBe("POST /nodes/{node}/qemu");
   });
 
   // A CLI-only command is sought first where its tool's other commands live, but a much better
@@ -805,9 +818,9 @@ const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", true, 96.7, 100],
   ["dev-queries-2", true, 81, 92],
   ["search-heldout", true, 92.8, 99.2],
-  ["search-fresh-tune", true, 86.1, 93.1],
+  ["search-fresh-tune", true, 86.1, 94.4],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
-  ["search-fresh-sealed", true, 79.4, 98.5],
+  ["search-fresh-sealed", true, 80.9, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 83.5, 91.8],
@@ -819,16 +832,16 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 86.9, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 84.2, 93.3],
+  ["search-fresh5-sealed", true, 84.2, 94.2],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 82.5, 92.5],
+  ["search-fresh6-sealed", true, 83.3, 92.5],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 85, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 70.8, 91.7],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 85, 95],
+  ["search-fresh9-sealed", true, 85, 95.8],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 82.5, 90],
@@ -840,7 +853,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 74.2, 88.3],
   ["search-fresh15-sealed", true, 74.2, 91.7],
-  ["search-fresh16-sealed", true, 73.6, 89.1],
+  ["search-fresh16-sealed", true, 74.5, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   ["search-fresh17-sealed", true, 76.4, 92.7],
 ];
