@@ -50,6 +50,9 @@ const queryFiles = given.length
       `${fixtures}/search-fresh15-sealed.json`,
       `${fixtures}/search-fresh16-sealed.json`,
       `${fixtures}/search-fresh17-sealed.json`,
+      `${fixtures}/search-fresh18-sealed.json`,
+      `${fixtures}/search-fresh19-sealed.json`,
+      `${fixtures}/search-fresh20-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

@@ -804,6 +804,9 @@ const FIXTURE_SETS = [
   "search-fresh15-sealed",
   "search-fresh16-sealed",
   "search-fresh17-sealed",
+  "search-fresh18-sealed",
+  "search-fresh19-sealed",
+  "search-fresh20-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -856,4 +859,10 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh16-sealed", true, 74.5, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   ["search-fresh17-sealed", true, 76.4, 92.7],
+  // The seventh round's blind checks, written before its first change and measured at its start
+  // and after its last; neither moved.
+  ["search-fresh18-sealed", true, 72.7, 89.1],
+  ["search-fresh19-sealed", true, 65.5, 82.7],
+  // Written after the round's last change; measured at its start and end only.
+  ["search-fresh20-sealed", true, 79.1, 90.9],
 ];
