@@ -30,6 +30,22 @@ import { silentLogger } from "../../src/log.ts";
 
 const HELD_OUT_QUERIES = resolve(import.meta.dir, "../fixtures/search-heldout.json");
 
+/** The PVE 9.1 catalog, and with `docs` a second one with the 9.1.3 docs attached as the server reads them (the same loader, from a local directory). */
+async function realCatalogs(docs: boolean): Promise<{ plain: Catalog; withDocs?: Catalog }> {
+  const schema = readFileSync(SCHEMA_FILES["9.1"].file, "utf8");
+  const plain = Catalog.fromText(schema, { kind: "inline", location: "9.1" });
+  if (!docs) return { plain };
+  const withDocs = Catalog.fromText(schema, { kind: "inline", location: "9.1" });
+  const loader = new DocsLoader({
+    plans: [dirPlan({ kind: "configured", location: DOCS_DIR }, DOCS_DIR, 4 * 1024 * 1024)],
+    log: silentLogger,
+    onLoaded: (bundle) => withDocs.attachDocs(bundle.source, bundle.pages),
+  });
+  loader.kick();
+  await loader.settled();
+  return { plain, withDocs };
+}
+
 const catalog = miniCatalog();
 const top = (query: string, options = {}) => catalog.search(query, options).hits.map((h) => `${h.method} ${h.path}`);
 
@@ -245,19 +261,7 @@ describe("the floor (issue 11): first and top five never fall below what the las
     haveSharedData("catalog search floor", SCHEMA_DIR) &&
     haveSharedData("catalog search floor", DEV_QUERIES_2) &&
     haveSharedData("catalog search floor", DOCS_DIR);
-  const schema = present ? readFileSync(SCHEMA_FILES["9.1"].file, "utf8") : "";
-  const plain = present ? Catalog.fromText(schema, { kind: "inline", location: "9.1" }) : undefined;
-  const withDocs = present ? Catalog.fromText(schema, { kind: "inline", location: "9.1" }) : undefined;
-  if (present) {
-    // The docs as the server reads them: the same loader, from a local directory.
-    const loader = new DocsLoader({
-      plans: [dirPlan({ kind: "configured", location: DOCS_DIR }, DOCS_DIR, 4 * 1024 * 1024)],
-      log: silentLogger,
-      onLoaded: (bundle) => withDocs!.attachDocs(bundle.source, bundle.pages),
-    });
-    loader.kick();
-    await loader.settled();
-  }
+  const { plain, withDocs } = present ? await realCatalogs(true) : {};
   // [set, with docs, first %, top five %, file]: the figures of the last change (scripts/search-eval.ts).
   test
     .skipIf(!present)
@@ -465,18 +469,7 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
 describe("the seventh round of issue 11: what the schema marks, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, seventh round", SCHEMA_DIR);
   const docsPresent = present && haveSharedData("catalog search, seventh round", DOCS_DIR);
-  const schema = present ? readFileSync(SCHEMA_FILES["9.1"].file, "utf8") : "";
-  const real = present ? Catalog.fromText(schema, { kind: "inline", location: "9.1" }) : undefined;
-  const withDocs = docsPresent ? Catalog.fromText(schema, { kind: "inline", location: "9.1" }) : undefined;
-  if (docsPresent) {
-    const loader = new DocsLoader({
-      plans: [dirPlan({ kind: "configured", location: DOCS_DIR }, DOCS_DIR, 4 * 1024 * 1024)],
-      log: silentLogger,
-      onLoaded: (bundle) => withDocs!.attachDocs(bundle.source, bundle.pages),
-    });
-    loader.kick();
-    await loader.settled();
-  }
+  const { plain: real, withDocs } = present ? await realCatalogs(docsPresent) : {};
   const ranked = (catalog: Catalog, query: string) =>
     catalog.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`);
 
