@@ -96,7 +96,18 @@ export const QUESTION_WORDS = new Set([
 export const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
 export const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
 
-/** Words said aside: after "rather", "instead", "so", "because", "not" or "don't". */
+/** "disks included", "its RAM included.": a participle after what comes along, closing its clause. */
+const INCLUDED = /^included[.,;:!?]*$/i;
+
+/** Whether the chunk at `k` ends a word or phrase of accompaniment: "including", "together with", "along with", "as well as". */
+function accompanies(chunks: readonly string[], k: number): boolean {
+  const word = (at: number) => (chunks[at] ?? "").toLowerCase();
+  if (word(k) === "including") return true;
+  if (word(k) === "with") return word(k - 1) === "together" || word(k - 1) === "along";
+  return word(k) === "as" && word(k - 1) === "well" && word(k - 2) === "as";
+}
+
+/** Words said aside: after "rather", "instead", "so", "because", "not" or "don't", or what comes along ("including"). */
 export const ASIDE_WEIGHT = 0.5;
 
 /** How much a word counts: values such as names, IDs and paths count little. */
@@ -119,7 +130,7 @@ export interface Token {
   inName?: boolean;
   /** Part of a statement of the situation before the request ("pve7 is powered off, ..."): no verb of it. */
   context?: boolean;
-  /** Said aside, after "rather", "instead", "so", "because", "not" or "don't" ("not a guest"). */
+  /** Said aside, after "rather", "instead", "so", "because", "not" or "don't" ("not a guest"), or what comes along ("including its disks"). */
   aside?: boolean;
   /** What the request keeps from happening ("kept": "deleting" in "stop anyone from deleting container 310"), or does without ("without": "applying" in "show the SDN changes without applying them"). */
   prevented?: "kept" | "without";
@@ -172,6 +183,8 @@ export function tokenize(
   let newClause = true;
   let afterFrom = false;
   let aside = false;
+  // Where the clause being read starts, in tokens.
+  let clauseAt = 0;
   let namesValue = false;
   const named = new Set<string>();
   const namedByName = new Set<string>();
@@ -224,11 +237,21 @@ export function tokenize(
       });
       if (content && (!verbAtEnd || verb)) newClause = false;
     });
-    if (/[:;,.!?]$/.test(chunk)) newClause = true;
+    // "delete VM 999, disks included": what comes along, after the object, is said aside.
+    if (INCLUDED.test(chunk) && (k === chunks.length - 1 || /[.,;:!?]$/.test(chunk)) && clauseAt > 0) {
+      for (let t = clauseAt; t < tokens.length; t++) {
+        if (!tokens[t]!.aside) tokens[t] = { ...tokens[t]!, weight: tokens[t]!.weight * ASIDE_WEIGHT, aside: true };
+      }
+    }
+    if (/[:;,.!?]$/.test(chunk)) {
+      newClause = true;
+      clauseAt = tokens.length;
+    }
     if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
     // "... rather than an ACPI button press", "... so I can restore one file", "don't wait for
-    // the guest OS to shut down": a contrast, a purpose or a negation is said aside.
-    if (/^(rather|instead|so|because|not|don't|dont)$/i.test(chunk)) aside = true;
+    // the guest OS to shut down": a contrast, a purpose or a negation is said aside. So is what
+    // comes along ("including its disks", "together with its volumes", "as well as its RAM").
+    if (/^(rather|instead|so|because|not|don't|dont)$/i.test(chunk) || accompanies(chunks, k)) aside = true;
   });
   return { tokens, namesValue, named, namedByName };
 }

@@ -466,7 +466,7 @@ describe("the mechanisms of issue 11 from its second round on, on PVE 9.1", () =
   });
 });
 
-describe("the seventh round of issue 11: what the schema marks, on PVE 9.1", async () => {
+describe("the seventh round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, seventh round", SCHEMA_DIR);
   const docsPresent = present && haveSharedData("catalog search, seventh round", DOCS_DIR);
   const { plain: real, withDocs } = present ? await realCatalogs(docsPresent) : {};
@@ -483,6 +483,10 @@ describe("the seventh round of issue 11: what the schema marks, on PVE 9.1", asy
     ],
     // All of something across the cluster: one node's endpoints step further back.
     ["start every VM and container in the whole cluster at once", "POST /cluster/bulk-action/guest/start"],
+    // What comes along is said aside: "including", "together with", a closing "disks included".
+    ["Delete VM 707 entirely, disks included.", "DELETE /nodes/{node}/qemu/{vmid}"],
+    ["take a snapshot of VM 88 including its memory state", "POST /nodes/{node}/qemu/{vmid}/snapshot"],
+    ["take a snapshot of container 61 including its RAM state", "POST /nodes/{node}/lxc/{vmid}/snapshot"],
   ])("%s: first %s", (query, expected) => {
     expect(ranked(real!, query)[0]).toBe(expected);
   });
@@ -712,6 +716,26 @@ describe("a guest named by its number and put somewhere exists", () => {
   });
 });
 
+describe("what comes along is said aside", () => {
+  const index = buildSearchIndex([]);
+  test.each([
+    ["delete VM 130 including its disks", ["its", "disks"]],
+    ["delete VM 130 together with its disks", ["its", "disks"]],
+    ["delete VM 130 along with its disks", ["its", "disks"]],
+    ["snapshot VM 88 as well as its RAM", ["its", "ram"]],
+    ["Delete VM 707 entirely, disks included.", ["disks", "included"]],
+    // "included" that closes no clause, or that the request asks about, is no accompaniment.
+    ["which disks are included in backup job nightly", []],
+    ["disks included in backup job nightly", []],
+  ])("%s: %j", (query, aside) => {
+    expect(
+      tokenize(index, query)
+        .tokens.filter((t) => t.aside)
+        .map((t) => t.word),
+    ).toEqual(aside);
+  });
+});
+
 describe("a hyphenated compound that opens a request", () => {
   const index = buildSearchIndex([]);
   test.each([
@@ -830,7 +854,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 84.2, 94.2],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 83.3, 92.5],
+  ["search-fresh6-sealed", true, 84.2, 93.3],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 85, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
@@ -848,14 +872,14 @@ const FLOORS: [string, boolean, number, number][] = [
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 74.2, 88.3],
-  ["search-fresh15-sealed", true, 74.2, 91.7],
+  ["search-fresh15-sealed", true, 75, 91.7],
   ["search-fresh16-sealed", true, 74.5, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   ["search-fresh17-sealed", true, 76.4, 92.7],
-  // The seventh round's blind checks, written before its first change and measured at its start
-  // and after its last; neither moved.
-  ["search-fresh18-sealed", true, 72.7, 89.1],
-  ["search-fresh19-sealed", true, 65.5, 82.7],
-  // Written after the round's last change; measured at its start and end only.
+  // The seventh round's blind checks, written before its first change: measured at its start and
+  // after its changes to the schema's marks (neither moved), then opened.
+  ["search-fresh18-sealed", true, 73.6, 89.1],
+  ["search-fresh19-sealed", true, 65.5, 83.6],
+  // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 79.1, 90.9],
 ];
