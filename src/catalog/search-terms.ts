@@ -33,6 +33,31 @@ export function splitCompound(word: string, vocabulary: Map<string, number>): st
   return parts;
 }
 
+/** Shorter than this, a word one letter off a known word is likelier another word ("alice", "slice"). */
+const MIN_TYPO_LENGTH = 7;
+
+/**
+ * The known word a typed word misspells by one letter left out or two letters swapped
+ * ("certifcate", "automaticaly", "containr"), when exactly one known word is that close. A
+ * letter changed or added is left alone: those make other English words ("getting", "setting";
+ * "unblock", "unlock").
+ */
+export function respelled(word: string, vocabulary: ReadonlyMap<string, number>): string | undefined {
+  if (word.length < MIN_TYPO_LENGTH || vocabulary.has(word)) return undefined;
+  const found = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    for (let c = 97; c <= 122; c++) {
+      const added = word.slice(0, i) + String.fromCharCode(c) + word.slice(i);
+      if (vocabulary.has(added)) found.add(added);
+    }
+    if (i < word.length - 1) {
+      const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+      if (vocabulary.has(swapped)) found.add(swapped);
+    }
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
 export function joinable(
   a: string,
   b: string,

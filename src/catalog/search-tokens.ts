@@ -12,6 +12,7 @@ import {
 } from "./synonyms.ts";
 import { STOPWORDS, words } from "./text.ts";
 import { valueKinds } from "./search-values.ts";
+import { respelled, splitCompound } from "./search-terms.ts";
 import { ENGLISH_VERBS } from "./wordnet-verbs.ts";
 import type { SearchIndex } from "./search-index.ts";
 
@@ -47,6 +48,7 @@ export const DETERMINERS = new Set([
 /** Words before the verb of a request ("please", "quickly"). */
 export const LEADING_WORDS = new Set([
   "please",
+  "lets",
   "quickly",
   "kindly",
   "now",
@@ -219,7 +221,8 @@ export function tokenize(
     // ends with a verb of change is that verb, qualified ("apt-get" is a tool's name).
     const last = METHOD_HINTS[chunkWords[chunkWords.length - 1]!];
     const verbAtEnd = hyphenated && newClause && last !== undefined && last !== "GET";
-    chunkWords.forEach((w, at) => {
+    chunkWords.forEach((typed, at) => {
+      const w = base < 1 || hyphenated ? typed : (misspelt(index, typed) ?? typed);
       const verb = verbAtEnd && at === chunkWords.length - 1;
       let weight = base;
       if (hyphenated && !known) weight = Math.min(weight, 0.5);
@@ -260,6 +263,8 @@ export function tokenize(
 export function queryChunks(query: string): string[] {
   const text = query
     .replace(/\b(?:[a-z]\.){2,}[a-z]?\b\.?/gi, (m) => m.replace(/\./g, ""))
+    // "let's" is "let us" ("Let's Encrypt", "let's reboot pve1"): no causative, no possessive.
+    .replace(/\blet's\b/gi, "lets")
     .replace(/'s\b/gi, "")
     // "vm100", "ct200": the kind of guest and its number, run together.
     .replace(/\b(vm|ct|lxc|qemu)(\d+)\b/gi, "$1 $2");
@@ -353,6 +358,15 @@ export function opensWithVerb(tokens: readonly Token[]): boolean {
   if (DETERMINERS.has(next.word) || NUMBER_WORDS.has(next.word) || /^\d+$/.test(next.word)) return true;
   const guestOrNode = QEMU_WORDS.has(next.word) || LXC_WORDS.has(next.word) || NODE_WORDS.has(next.word);
   return guestOrNode && /^\d+$/.test(tokens[k + 1]?.word ?? "");
+}
+
+/** The word a typed word misspells, when it is no word the index, the synonyms or English verbs know. */
+function misspelt(index: SearchIndex, word: string): string | undefined {
+  if (STOPWORDS.has(word) || /\d/.test(word) || isEnglishVerb(word)) return undefined;
+  const s = stem(word, index.stems);
+  if (index.postings.has(s) || index.groupsOfWord.has(word) || index.groupsOfStem.has(s)) return undefined;
+  if (splitCompound(word, index.vocabulary)) return undefined;
+  return respelled(word, index.vocabulary);
 }
 
 let englishVerbs: ReadonlySet<string> | undefined;

@@ -13,7 +13,8 @@ import {
   statedMethod,
   tokenize,
 } from "../../src/catalog/search.ts";
-import { opensWithVerb, particleOfVerb, type Token } from "../../src/catalog/search-tokens.ts";
+import { opensWithVerb, particleOfVerb, queryChunks, type Token } from "../../src/catalog/search-tokens.ts";
+import { respelled } from "../../src/catalog/search-terms.ts";
 import { analyzeQuery, namesHostByName } from "../../src/catalog/search-query.ts";
 import {
   markFraming,
@@ -173,6 +174,34 @@ describe("word handling", () => {
     ["unlink", undefined],
   ])("splitCompound(%j)", (word, parts) => {
     expect(splitCompound(word, vocabulary)).toEqual(parts);
+  });
+
+  const known = new Map(
+    ["certificate", "automatically", "container", "contain", "setting", "unlock", "slice", "across"].map((w) => [w, 1]),
+  );
+  test.each([
+    // A letter left out, two letters swapped.
+    ["certifcate", "certificate"],
+    ["automaticaly", "automatically"],
+    ["certificaet", "certificate"],
+    // One known word that close only: "containr" is "container"; a letter added is never a typo here.
+    ["containr", "container"],
+    ["contaier", "container"],
+    // A letter changed or added makes other words ("getting", "unblock"); short words are names ("alice").
+    ["getting", undefined],
+    ["unblock", undefined],
+    ["alice", undefined],
+    ["certificate", undefined],
+  ])("respelled(%j)", (word, fixed) => {
+    expect(respelled(word, known)).toEqual(fixed);
+  });
+
+  test.each([
+    ["The Let's Encrypt certificate", ["The", "lets", "Encrypt", "certificate"]],
+    ["let's reboot pve1", ["lets", "reboot", "pve1"]],
+    ["bob@pam's account", ["bob@pam", "account"]],
+  ])("queryChunks(%j): 'let's' is 'let us', no possessive", (query, chunks) => {
+    expect(queryChunks(query)).toEqual(chunks);
   });
 });
 
@@ -487,6 +516,9 @@ describe("the seventh round of issue 11, on PVE 9.1", async () => {
     ["Delete VM 707 entirely, disks included.", "DELETE /nodes/{node}/qemu/{vmid}"],
     ["take a snapshot of VM 88 including its memory state", "POST /nodes/{node}/qemu/{vmid}/snapshot"],
     ["take a snapshot of container 61 including its RAM state", "POST /nodes/{node}/lxc/{vmid}/snapshot"],
+    // A word one letter short of the API's, or with two letters swapped, is that word.
+    ["stop containr 105", "POST /nodes/{node}/lxc/{vmid}/status/stop"],
+    ["shut down the containr 230 gracefully", "POST /nodes/{node}/lxc/{vmid}/status/shutdown"],
   ])("%s: first %s", (query, expected) => {
     expect(ranked(real!, query)[0]).toBe(expected);
   });
@@ -871,7 +903,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh13-sealed", true, 75.8, 91.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 74.2, 88.3],
+  ["search-fresh14-sealed", true, 74.2, 89.2],
   ["search-fresh15-sealed", true, 75, 91.7],
   ["search-fresh16-sealed", true, 74.5, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
@@ -879,7 +911,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 73.6, 89.1],
-  ["search-fresh19-sealed", true, 65.5, 83.6],
+  ["search-fresh19-sealed", true, 65.5, 84.5],
   // Written after the round's changes to the schema's marks; opened after them.
-  ["search-fresh20-sealed", true, 79.1, 90.9],
+  ["search-fresh20-sealed", true, 80, 90.9],
 ];
