@@ -53,6 +53,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh18-sealed.json`,
       `${fixtures}/search-fresh19-sealed.json`,
       `${fixtures}/search-fresh20-sealed.json`,
+      `${fixtures}/search-fresh21-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();
