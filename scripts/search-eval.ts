@@ -54,6 +54,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh19-sealed.json`,
       `${fixtures}/search-fresh20-sealed.json`,
       `${fixtures}/search-fresh21-sealed.json`,
+      `${fixtures}/search-fresh22-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();
