@@ -1,4 +1,6 @@
 import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
+import { stem } from "./stem.ts";
+import { words } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { diversify } from "./search-rank.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
@@ -118,10 +120,16 @@ function paramLift(
     }
     touched.length = 0;
   });
+  const verbStems = new Set(analysis.concepts.filter((c) => c.verb).flatMap((c) => [...c.primaries]));
+  const saysVerb = (summary: string) => words(summary).some((w) => verbStems.has(stem(w, index.stems)));
   for (let doc = 0; doc < m; doc++) {
     if (named[doc] === 0) continue;
     const e = docs.endpointOf[doc]!;
     if (index.setter[e] === 0) continue;
+    // "put VM 501 under high availability management": VM 501 exists, so the setting it would be
+    // given when created (`ha-managed`) is not asked; creating is, or a verb the creation's own
+    // summary says ("Create or restore a virtual machine.").
+    if (index.createsGuest[e] === 1 && !analysis.createVerb && !saysVerb(index.summaries[e]!)) continue;
     // "set the DNS servers on node pve5": the node's own settings are asked, not a guest's of that name.
     if (hostOnly && index.guestKind[e] !== 0) continue;
     // A parameter that explains most of what was asked lifts its endpoint most.

@@ -548,6 +548,15 @@ describe("the seventh round of issue 11, on PVE 9.1", async () => {
     expect(ranked(real!, query)[0]).not.toBe("POST /nodes/{node}/qemu");
   });
 
+  // A guest named by its number exists: what it would be given when created (`ha-managed`) is not asked.
+  test.skipIf(!present).each([
+    ["place VM 812 under high availability management", "POST /nodes/{node}/qemu"],
+    ["make VM 640 highly available", "POST /nodes/{node}/qemu"],
+    ["keep container 300 highly available", "POST /nodes/{node}/lxc"],
+  ])("%s: not %s first", (query, creation) => {
+    expect(ranked(real!, query)[0]).not.toBe(creation);
+  });
+
   // A CLI-only command is sought first where its tool's other commands live, but a much better
   // match elsewhere still shows: pvecm's other commands are under /cluster/config.
   test.skipIf(!docsPresent)("pvecm status: the cluster status in the top five", () => {
@@ -870,9 +879,9 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 95, 100],
   ["dev-queries", true, 96.7, 100],
-  ["dev-queries-2", true, 81, 92],
+  ["dev-queries-2", true, 81, 93],
   ["search-heldout", true, 92.8, 99.2],
-  ["search-fresh-tune", true, 86.1, 94.4],
+  ["search-fresh-tune", true, 86.1, 95.8],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 80.9, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
@@ -905,7 +914,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh13-sealed", true, 75.8, 91.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 74.2, 89.2],
+  ["search-fresh14-sealed", true, 74.2, 90],
   ["search-fresh15-sealed", true, 75, 91.7],
   ["search-fresh16-sealed", true, 74.5, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
