@@ -62,7 +62,6 @@ export interface SkippedMethod {
   reason: string;
 }
 
-/** The {placeholder} names of a path template. */
 /**
  * Whether a parameter's description retires it ("Deprecated: use notification targets/matchers
  * instead.", "Deprecated, use 'max-workers' instead."), as opposed to one of its values or
@@ -72,6 +71,7 @@ export function isDeprecated(description: string | null | undefined): boolean {
   return typeof description === "string" && /\bdeprecated(?:[:,]| in favou?r\b)/i.test(description);
 }
 
+/** The {placeholder} names of a path template. */
 export function placeholders(template: string): string[] {
   return [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
 }

@@ -301,7 +301,7 @@ export function runSearch(
     };
     const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
     const place = pinned.indexOf(id);
-    // A CLI-only command's nearest endpoints are first sought where the tool's other commands
+    // A CLI-only command's nearest endpoints count more where the tool's other commands
     // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
     const home = (hints.homes?.has(homeOf(e.path)) ?? false) && takesValues(id);
     // `pct status <vmid>`: the command acts on one guest, so endpoints of one guest come first.
