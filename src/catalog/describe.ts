@@ -1,4 +1,11 @@
-import { normalizeInputPath, placeholders, type Endpoint, type PathLookup, type PathMatch } from "./model.ts";
+import {
+  normalizeInputPath,
+  placeholders,
+  propertyStringKeys,
+  type Endpoint,
+  type PathLookup,
+  type PathMatch,
+} from "./model.ts";
 import { toFlag, toNumber, type ParameterInfo, type PermissionsInfo } from "./schema.ts";
 import { firstSentence, markupToText } from "./text.ts";
 
@@ -134,11 +141,8 @@ export function describeParameter(name: string, p: ParameterInfo, inPath: boolea
   if (p.default !== undefined && p.default !== null) out.default = p.default;
   if (p.enum && p.enum.length) out.enum = p.enum;
   if (typeof p.format === "string") out.format = p.format;
-  else if (p.format && typeof p.format === "object") setPropertyString(out, p.format);
-  const items =
-    p.type === "array" && p.items && typeof p.items === "object" ? (p.items as { format?: unknown }) : undefined;
-  if (items?.format && typeof items.format === "object")
-    setPropertyString(out, items.format as Record<string, unknown>);
+  const keys = propertyStringKeys(p);
+  if (keys) setPropertyString(out, keys);
   // For property strings the key lines say more than the long typetext layout.
   if (p.typetext && !out.format_keys) out.typetext = p.typetext;
   const min = toNumber(p.minimum);

@@ -71,6 +71,18 @@ export function isDeprecated(description: string | null | undefined): boolean {
   return typeof description === "string" && /\bdeprecated(?:[:,]| in favou?r\b)/i.test(description);
 }
 
+/**
+ * The keys of a parameter's property string ("virtio=<mac>,bridge=vmbr0"): its own format's, or
+ * for an array the format of its items (the node maps of /cluster/mapping/pci); undefined when it
+ * has none.
+ */
+export function propertyStringKeys(p: ParameterInfo): Record<string, unknown> | undefined {
+  if (p.format && typeof p.format === "object") return p.format as Record<string, unknown>;
+  const items =
+    p.type === "array" && p.items && typeof p.items === "object" ? (p.items as { format?: unknown }) : undefined;
+  return items?.format && typeof items.format === "object" ? (items.format as Record<string, unknown>) : undefined;
+}
+
 /** The {placeholder} names of a path template. */
 export function placeholders(template: string): string[] {
   return [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);

@@ -1,7 +1,7 @@
 // What the ranking knows about each endpoint besides its words: what it is named by, whether
 // it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
 // directory index. Read from the schema alone; the score factors (search-score.ts) use them.
-import type { Endpoint } from "./model.ts";
+import { propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
 import { STOPWORDS, words } from "./text.ts";
@@ -189,12 +189,11 @@ export function mappingUses(endpoints: readonly Endpoint[]): string[][] {
     [...kinds].find((kind) => said.some((w) => w === kind || (w.length > kind.length && w.startsWith(kind))));
   for (const e of endpoints) {
     for (const [name, p] of Object.entries(e.parameters)) {
-      const keyed =
-        p.format && typeof p.format === "object" ? p.format : (p as { items?: { format?: unknown } }).items?.format;
-      if (!keyed || typeof keyed !== "object") continue;
-      for (const sub of Object.values(
-        keyed as Record<string, { description?: unknown; format_description?: unknown }>,
-      )) {
+      const keys = (propertyStringKeys(p) ?? {}) as Record<
+        string,
+        { description?: unknown; format_description?: unknown }
+      >;
+      for (const sub of Object.values(keys)) {
         if (sub?.format_description !== "mapping-id") continue;
         const named = typeof sub.description === "string" ? /\b(\w+) mapping\b/i.exec(sub.description)?.[1] : undefined;
         const setting = name.replace(/\[n\]$/, "");

@@ -26,6 +26,7 @@ import {
   guestFacet,
   LXC_WORDS,
   NODE_WORDS,
+  knowsWord,
   particleOfVerb,
   opensWithEnglishVerb,
   opensWithVerb,
@@ -510,10 +511,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       previous = { word: w, concept, index: i };
       return;
     }
-    const s = stem(w, index.stems);
-    const known = index.postings.has(s) || index.groupsOfWord.has(w) || index.groupsOfStem.has(s);
     if (/^\d+$/.test(w)) return;
-    if (!known) {
+    if (!knowsWord(index, w)) {
       if (/\d/.test(w)) return;
       const parts = splitCompound(w, index.vocabulary);
       if (parts) {

@@ -360,11 +360,15 @@ export function opensWithVerb(tokens: readonly Token[]): boolean {
   return guestOrNode && /^\d+$/.test(tokens[k + 1]?.word ?? "");
 }
 
+/** Whether the index or the synonym groups know a word, as typed or by its stem. */
+export function knowsWord(index: SearchIndex, word: string): boolean {
+  const s = stem(word, index.stems);
+  return index.postings.has(s) || index.groupsOfWord.has(word) || index.groupsOfStem.has(s);
+}
+
 /** The word a typed word misspells, when it is no word the index, the synonyms or English verbs know. */
 function misspelt(index: SearchIndex, word: string): string | undefined {
-  if (STOPWORDS.has(word) || /\d/.test(word) || isEnglishVerb(word)) return undefined;
-  const s = stem(word, index.stems);
-  if (index.postings.has(s) || index.groupsOfWord.has(word) || index.groupsOfStem.has(s)) return undefined;
+  if (STOPWORDS.has(word) || /\d/.test(word) || isEnglishVerb(word) || knowsWord(index, word)) return undefined;
   if (splitCompound(word, index.vocabulary)) return undefined;
   return respelled(word, index.vocabulary);
 }

@@ -5,7 +5,7 @@
 // and descriptions of parameters), so "pveam remove local:vztmpl/x" leans to the endpoints that
 // take a volume ID, and "add carol@pve to a group" to those that take a user.
 import type { Endpoint } from "./model.ts";
-import { placeholders } from "./model.ts";
+import { placeholders, propertyStringKeys } from "./model.ts";
 
 export type ValueKind =
   | "volume"
@@ -217,18 +217,13 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (IFACE_FORMATS.has(format)) kinds.push("iface");
   if (PCI_FORMATS.has(format) || PCI_PATTERN.test(pattern)) kinds.push("pci");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
-  // An array's items may be property strings too (the node maps of /cluster/mapping/pci).
-  const keyed =
-    p.format && typeof p.format === "object" ? p.format : (p as { items?: { format?: unknown } }).items?.format;
-  if (keyed && typeof keyed === "object") {
-    for (const [key, sub] of Object.entries(keyed)) {
-      if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
-      const text = (sub as { format?: unknown } | undefined)?.format;
-      if (typeof text === "string" && /CIDR/.test(text)) kinds.push("cidr");
-      if (typeof text === "string" && IFACE_FORMATS.has(text)) kinds.push("iface");
-      const subPattern = (sub as { pattern?: unknown } | undefined)?.pattern;
-      if (typeof subPattern === "string" && PCI_PATTERN.test(subPattern)) kinds.push("pci");
-    }
+  for (const [key, sub] of Object.entries(propertyStringKeys(p) ?? {})) {
+    if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
+    const text = (sub as { format?: unknown } | undefined)?.format;
+    if (typeof text === "string" && /CIDR/.test(text)) kinds.push("cidr");
+    if (typeof text === "string" && IFACE_FORMATS.has(text)) kinds.push("iface");
+    const subPattern = (sub as { pattern?: unknown } | undefined)?.pattern;
+    if (typeof subPattern === "string" && PCI_PATTERN.test(subPattern)) kinds.push("pci");
   }
   return kinds;
 }
