@@ -7,6 +7,7 @@ import { STOPWORDS, words } from "./text.ts";
 import {
   isEnglishVerb,
   ASIDE_WEIGHT,
+  KNOWING_VERBS,
   DETERMINERS,
   LEADING_WORDS,
   PARTICLES,
@@ -44,21 +45,7 @@ const RELATIVES = new Set(["that", "who"]);
 /** Words after which "that" opens what is said or checked ("make sure that", "check that"), not a description. */
 const NOT_RELATIVE = new Set(["sure", "ensure", "check", "verify", "confirm", "say", "says", "know", "see"]);
 /** Words after which "if" and "when" ask whether or when ("check if the agent runs"): the clause is what is asked. */
-const ASKING = new Set([
-  "check",
-  "see",
-  "tell",
-  "know",
-  "verify",
-  "test",
-  "out",
-  "ask",
-  "determine",
-  "confirm",
-  "show",
-  "wait",
-  "whether",
-]);
+const ASKING: ReadonlySet<string> = new Set([...KNOWING_VERBS, "test", "out", "show", "wait", "whether"]);
 /** Auxiliaries: after an opening "when" they make a question ("when will the job run next"). */
 const AUXILIARIES = new Set([
   "will",

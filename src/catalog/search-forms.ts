@@ -149,6 +149,19 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
     const below = ctx.methodsOf(`${endpoint.path}/${value}`);
     if (below.length) pinned.unshift(...below);
   }
+  // "pvesm prune-backups … --dry-run": an option spelling the handler of another method of the
+  // same path calls that one instead (pve-storage, PVE/CLI/pvesm.pm: its `prunebackups` calls
+  // PVE::API2::Storage::PruneBackups->dryrun, the GET, when given dry-run).
+  const handler = (name: string) => name.toLowerCase().replace(/[-_]/g, "");
+  const siblings = ctx.methodsOf(endpoint.path).filter((id) => id !== mapping.endpoint);
+  let called = name;
+  for (const option of lower.slice(at + length).filter((t) => /^--?[a-z]/.test(t))) {
+    const named = siblings.find((id) => handler(ctx.endpoints[id]!.name) === handler(option));
+    if (named === undefined) continue;
+    pinned.unshift(named);
+    called = `${name} ${option}`;
+    break;
+  }
   return {
     pinned,
     ordered: true,
@@ -156,7 +169,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
     described: mapping.description,
     ...(guest ? { guest } : {}),
     notes: [
-      `${name} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,
+      `${called} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,
     ],
   };
 }

@@ -207,6 +207,9 @@ export function tokenize(
     }
   });
   chunks.forEach((chunk, k) => {
+    // "a pool named lab": "named" only says that a name follows, which the object's key takes
+    // whatever the API calls that key (poolid, snapname, name), so it is no word to match.
+    if (/^(called|named)$/i.test(chunk) && k + 1 < chunks.length) return;
     // "a snapshot called test", "security group webservers": a name.
     const base = baseOf(chunk, k);
     if (isValue(chunk, base)) namesValue = true;
@@ -323,11 +326,30 @@ export function statedMethodAt(tokens: readonly VerbToken[]): { method: MethodNa
     if (phrasal) return { method: phrasal, at: i };
     if (HANDING_VERBS.has(tokens[i]!.word) && tokens[i + 1]?.word === "me" && !tokens[i]!.context)
       return { method: "GET", at: i };
+    // "I want to know whether …", "determine if …": what follows is asked, not done.
+    if (KNOWING_VERBS.has(tokens[i]!.word) && ASKED.has(tokens[i + 1]?.word ?? "") && !tokens[i]!.context)
+      return { method: "GET", at: i };
     const method = verbAt(tokens, i);
     if (method) return { method, at: i };
   }
   return undefined;
 }
+
+/** Verbs of knowing: with "whether" or "if" after them they open an indirect question. */
+export const KNOWING_VERBS: ReadonlySet<string> = new Set([
+  "know",
+  "check",
+  "see",
+  "tell",
+  "ask",
+  "determine",
+  "confirm",
+  "verify",
+  "find",
+  "learn",
+  "wonder",
+]);
+const ASKED = new Set(["whether", "if"]);
 
 /** Which kind of guest the query is about, if any. */
 export function guestFacet(words: readonly string[]): GuestFacet {

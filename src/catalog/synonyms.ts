@@ -44,7 +44,7 @@ export const HAND_GROUPS: readonly (readonly string[])[] = [
   ["network", "networking", "interface", "interfaces", "iface"],
   ["net", "nic", "nics", "network card", "network cards", "network adapter", "network adapters"],
   ["ip", "ips", "ip address", "ip addresses", "address", "addresses"],
-  ["console", "vnc", "terminal", "shell", "novnc", "termproxy", "spice"],
+  ["console", "vnc", "terminal", "shell", "termproxy", "spice"],
   ["exec", "execute", "run", "command", "commands"],
   ["template", "templates", "golden image", "base image"],
   ["user", "users", "account", "accounts"],
@@ -182,6 +182,8 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = HAND_GROUPS.map
 
 /** One-way hints: a query word that suggests these index words, less strongly. */
 export const RELATED: Readonly<Record<string, readonly string[]>> = {
+  // "an HTML5 based vnc viewer (noVNC)": the `console` option of /cluster/options.
+  novnc: ["vnc"],
   guest: ["qemu", "lxc", "vm", "container"],
   guests: ["qemu", "lxc", "vm", "container"],
   machine: ["qemu", "vm"],

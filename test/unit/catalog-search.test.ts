@@ -234,6 +234,10 @@ describe("query rules", () => {
     // A verb of handing over with "me": the speaker receives, nothing is changed.
     ["give me the next free VMID", "GET"],
     ["give bob admin rights", "PUT"],
+    // A verb of knowing before "whether" or "if" opens a question: what follows is asked.
+    ["I want to know whether the vm would start", "GET"],
+    ["determine if the node can be removed", "GET"],
+    ["verify the certificate", "POST"],
   ])("%j asks for %j", (query, method) => {
     expect<string | undefined>(statedMethod(tokens(query))).toBe(method);
   });
@@ -564,8 +568,55 @@ describe("the seventh round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the eighth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, eighth round", SCHEMA_DIR);
+  const docsPresent = present && haveSharedData("catalog search, eighth round", DOCS_DIR);
+  const { plain: real, withDocs } = present ? await realCatalogs(docsPresent) : {};
+  const ranked = (catalog: Catalog, query: string) =>
+    catalog.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`);
+
+  test.skipIf(!present).each([
+    // "named" only says that a name follows: the object's key takes it, whatever the API calls it.
+    ["create a resource pool named qa-team", "POST /pools"],
+    // noVNC is the HTML5 VNC viewer (the `console` option of /cluster/options), not any console.
+    ["open a noVNC console for VM 4410", "POST /nodes/{node}/qemu/{vmid}/vncproxy"],
+    ["noVNC session for container 318", "POST /nodes/{node}/lxc/{vmid}/vncproxy"],
+    // "know whether …" asks: the migration's preconditions, not the migration.
+    [
+      "I want to know whether VM 230 can be migrated to pve3 with its local disks",
+      "GET /nodes/{node}/qemu/{vmid}/migrate",
+    ],
+    ["before migrating VM 88 I need to know if anything would block it", "GET /nodes/{node}/qemu/{vmid}/migrate"],
+  ])("%s: first %s", (query, expected) => {
+    expect(ranked(real!, query)[0]).toBe(expected);
+  });
+
+  // pve-storage's pvesm calls the GET `dryrun` for prune-backups --dry-run, the DELETE without it.
+  test.skipIf(!docsPresent).each([
+    ["pvesm prune-backups nfs-store --keep-weekly 2 --dry-run", "GET", "pvesm prune-backups --dry-run calls"],
+    ["pvesm prune-backups nfs-store --keep-weekly 2", "DELETE", "pvesm prune-backups calls"],
+  ])("%s: the %s first", (query, method, note) => {
+    const page = withDocs!.search(query, { limit: 3 });
+    expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe(
+      `${method} /nodes/{node}/storage/{storage}/prunebackups`,
+    );
+    expect(page.notes).toEqual([
+      `${note} ${method} /nodes/{node}/storage/{storage}/prunebackups (from the pvesm man page)`,
+    ]);
+  });
+});
+
 describe("words said aside", () => {
   const index = buildSearchIndex([]);
+  test.each([["a pool named lab"], ["a guest called web1"]])(
+    "%s: the word that introduces the name is no word of the query",
+    (query) => {
+      const words = tokenize(index, query).tokens.map((t) => t.word);
+      expect(words).not.toContain("named");
+      expect(words).not.toContain("called");
+      expect(words).toHaveLength(query.split(" ").length - 1);
+    },
+  );
   test.each([
     ["shut VM 610 down through the agent rather than by ACPI", "acpi"],
     ["browse the files of a PBS backup so I can restore one file", "restor"],
@@ -896,40 +947,40 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 86.9, 94.4],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 84.2, 94.2],
+  ["search-fresh5-sealed", true, 85.8, 94.2],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 84.2, 93.3],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 85, 95],
+  ["search-fresh7-sealed", true, 85.8, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 70.8, 91.7],
+  ["search-fresh8-sealed", true, 72.5, 90.8],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 85, 95.8],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 82.5, 90],
+  ["search-fresh10-sealed", true, 83.3, 90],
   ["search-fresh11-sealed", true, 81.7, 92.5],
   ["search-fresh12-sealed", true, 75.8, 92.5],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 75.8, 91.7],
+  ["search-fresh13-sealed", true, 76.7, 91.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 74.2, 90],
-  ["search-fresh15-sealed", true, 75, 91.7],
+  ["search-fresh14-sealed", true, 75, 90],
+  ["search-fresh15-sealed", true, 75.8, 91.7],
   ["search-fresh16-sealed", true, 74.5, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
-  ["search-fresh17-sealed", true, 76.4, 92.7],
+  ["search-fresh17-sealed", true, 78.2, 92.7],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 73.6, 89.1],
-  ["search-fresh19-sealed", true, 65.5, 84.5],
+  ["search-fresh19-sealed", true, 66.4, 84.5],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 80, 90.9],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 67.3, 82.7],
+  ["search-fresh21-sealed", true, 68.2, 82.7],
   // Written after the round's changes to phrasing, before its last change; opened after it.
-  ["search-fresh22-sealed", true, 87.3, 95.5],
+  ["search-fresh22-sealed", true, 88.2, 95.5],
   // Written after the round's last change; measured at its start and end only.
-  ["search-fresh23-sealed", true, 63.6, 79.1],
+  ["search-fresh23-sealed", true, 65.5, 79.1],
 ];
