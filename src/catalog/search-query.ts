@@ -396,7 +396,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // Words of values ("/vms", "/etc/hosts") name no guest or node.
   const spoken = raw.filter((_, i) => !tokens[i]!.literal);
   // "reboot the physical server itself, not a guest": what is said aside names no guest.
-  const guest = guestFacet(raw.filter((_, i) => !tokens[i]!.literal && !tokens[i]!.aside));
+  const guestWords = raw.filter((_, i) => !tokens[i]!.literal && !tokens[i]!.aside);
+  const guest = guestFacet(guestWords);
+  const bothKinds = guestWords.some((w) => QEMU_WORDS.has(w)) && guestWords.some((w) => LXC_WORDS.has(w));
 
   const consumed = new Array<boolean>(raw.length).fill(false);
   const rawStems = raw.map((w) => stem(w, index.stems));
@@ -585,6 +587,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     method,
     methodStated,
     guest,
+    bothKinds,
     oneItem: namesValue || asksForOne,
     named,
     namedByName,

@@ -53,6 +53,8 @@ export interface QueryFacts {
   /** The method was said (a verb), not assumed. */
   methodStated: boolean;
   guest: "qemu" | "lxc" | "any" | "none";
+  /** It names both kinds of guest ("every VM and container"). */
+  bothKinds?: boolean;
   /** The query is about one particular object (a number, an ID, a path, "details"). */
   oneItem: boolean;
   /** Stems of the words next to a name the query gives ("role" in "PVEAuditor role"). */
@@ -108,6 +110,8 @@ export const FACTOR = {
   collectionForOne: 0.8,
   notTheGuest: 0.85,
   otherGuest: 0.75,
+  /** One kind of guest's endpoint, when the query names both kinds ("every VM and container"). */
+  oneKindForBoth: 0.6,
   /** Either kind of guest will do: the VM variant is the canonical one. */
   eitherGuestLxc: 0.95,
   unaskedGuest: 0.85,
@@ -175,6 +179,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
     if ((q.guest === "qemu" && e.guestKind === 2) || (q.guest === "lxc" && e.guestKind === 1)) f *= FACTOR.otherGuest;
     else if (q.guest === "none") f *= q.namesNode ? FACTOR.nodeNotGuest : FACTOR.unaskedGuest;
     if (e.guestKind === 2 && (q.guest === "none" || q.guest === "any")) f *= FACTOR.eitherGuestLxc;
+    // "stop every VM and container on pve4": an endpoint of one kind answers half of it.
+    if (q.bothKinds) f *= FACTOR.oneKindForBoth;
   }
   // "datacenter firewall" is /cluster/firewall; "host firewall" is /nodes/{node}/firewall.
   if (q.namesCluster !== q.namesNode && e.scope !== "other" && (e.scope === "cluster") !== q.namesCluster)

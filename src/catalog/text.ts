@@ -16,6 +16,7 @@ export const STOPWORDS = new Set(
     "a an the of on to for in into at by with from as about over under via per " +
     "is are be been being was were am do does did doing done has have had having " +
     "i me my we us our you your it its this that these those there here " +
+    "he him his she her hers they them their theirs itself themselves myself ourselves yourself " +
     "what which who whom whose how when where why whether " +
     "and or but if then than so also just only very too all whole entire " +
     "can could should would will shall may might must please want need like " +

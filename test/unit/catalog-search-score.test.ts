@@ -102,6 +102,19 @@ describe("scoreFactor", () => {
     ["a VM endpoint when no guest is asked", { guestKind: 1 }, { guest: "none" }, FACTOR.unaskedGuest],
     ["a VM endpoint when the node is asked", { guestKind: 1 }, { guest: "none", namesNode: true }, FACTOR.nodeNotGuest],
     ["the container twin when either will do", { guestKind: 2 }, { guest: "any" }, FACTOR.eitherGuestLxc],
+    [
+      "a VM endpoint when both kinds are named",
+      { guestKind: 1 },
+      { guest: "any", bothKinds: true },
+      FACTOR.oneKindForBoth,
+    ],
+    [
+      "a container endpoint when both kinds are named",
+      { guestKind: 2 },
+      { guest: "any", bothKinds: true },
+      FACTOR.eitherGuestLxc * FACTOR.oneKindForBoth,
+    ],
+    ["an endpoint of no kind when both kinds are named", { guestKind: 0 }, { guest: "any", bothKinds: true }, 1],
     ["a node endpoint when the cluster is asked", { scope: "node" }, { namesCluster: true }, FACTOR.otherScope],
     ["a cluster endpoint when the node is asked", { scope: "cluster" }, { namesNode: true }, FACTOR.otherScope],
     [

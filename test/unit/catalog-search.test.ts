@@ -591,6 +591,13 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(real!, query)[0]).toBe(expected);
   });
 
+  // Both kinds of guest named: an endpoint of one kind answers half ("their" is no word of the query).
+  test.skipIf(!present)("all VMs and containers of the cluster: the cluster's resources in the top five", () => {
+    expect(ranked(real!, "list all VMs and containers in the cluster with their memory use")).toContain(
+      "GET /cluster/resources",
+    );
+  });
+
   // pve-storage's pvesm calls the GET `dryrun` for prune-backups --dry-run, the DELETE without it.
   test.skipIf(!docsPresent).each([
     ["pvesm prune-backups nfs-store --keep-weekly 2 --dry-run", "GET", "pvesm prune-backups --dry-run calls"],
@@ -960,14 +967,14 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 83.3, 90],
-  ["search-fresh11-sealed", true, 81.7, 92.5],
+  ["search-fresh11-sealed", true, 82.5, 92.5],
   ["search-fresh12-sealed", true, 75.8, 92.5],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 76.7, 91.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 75, 90],
-  ["search-fresh15-sealed", true, 75.8, 91.7],
+  ["search-fresh14-sealed", true, 76.7, 90],
+  ["search-fresh15-sealed", true, 76.7, 91.7],
   ["search-fresh16-sealed", true, 74.5, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   ["search-fresh17-sealed", true, 78.2, 92.7],
@@ -978,9 +985,9 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 80, 90.9],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 68.2, 82.7],
+  ["search-fresh21-sealed", true, 69.1, 82.7],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 88.2, 95.5],
   // Written after the round's last change; measured at its start and end only.
-  ["search-fresh23-sealed", true, 65.5, 79.1],
+  ["search-fresh23-sealed", true, 65.5, 78.2],
 ];
