@@ -26,6 +26,7 @@ import {
   guestFacet,
   LXC_WORDS,
   NODE_WORDS,
+  objectWords,
   knowsWord,
   particleOfVerb,
   opensWithEnglishVerb,
@@ -402,6 +403,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
 
   const consumed = new Array<boolean>(raw.length).fill(false);
   const rawStems = raw.map((w) => stem(w, index.stems));
+  // "reset the root password inside VM 155": what the verb acts on is no guest. A phrase the
+  // verb opens ("pull the plug") is the verb.
+  const verbLength = stated ? (phraseAt(rawStems, stated.at, index.phrases)?.[1] ?? 1) : 0;
+  const object = stated ? objectWords(tokens, stated.at + verbLength - 1) : [];
+  const verbOnOther =
+    object.length > 0 && !object.some((w) => QEMU_WORDS.has(w) || LXC_WORDS.has(w) || GUEST_WORDS.has(w));
   // "turn the VM back on": a verb and its particle with the object between them are the phrase "turn on".
   for (let i = 0; i < raw.length; i++) {
     if (phraseAt(rawStems, i, index.phrases) || !index.phrases.firstStems.has(rawStems[i]!)) continue;
@@ -588,6 +595,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     methodStated,
     guest,
     bothKinds,
+    verbOnOther,
     oneItem: namesValue || asksForOne,
     named,
     namedByName,

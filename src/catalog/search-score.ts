@@ -29,6 +29,8 @@ export interface EndpointFacts {
   ownTwin?: boolean;
   /** A command of the guest agent (under .../agent). */
   agentCommand?: boolean;
+  /** One of a guest's own power actions (.../{vmid}/status/reboot). */
+  powerAction?: boolean;
   /** Creates (or restores) a guest: POST on the VM or container collection. */
   createsGuest: boolean;
   /** For a POST that adds an item to a list: the stem of what it adds ("group"). */
@@ -53,6 +55,8 @@ export interface QueryFacts {
   /** The method was said (a verb), not assumed. */
   methodStated: boolean;
   guest: "qemu" | "lxc" | "any" | "none";
+  /** Its verb acts on something that is no guest ("reset the root password", "reboot the host"). */
+  verbOnOther?: boolean;
   /** It names both kinds of guest ("every VM and container"). */
   bothKinds?: boolean;
   /** The query is about one particular object (a number, an ID, a path, "details"). */
@@ -112,6 +116,8 @@ export const FACTOR = {
   otherGuest: 0.75,
   /** One kind of guest's endpoint, when the query names both kinds ("every VM and container"). */
   oneKindForBoth: 0.6,
+  /** A guest's power action, when the verb acts on something else ("reset the root password inside VM 155"). */
+  powerActionOnOther: 0.6,
   /** Either kind of guest will do: the VM variant is the canonical one. */
   eitherGuestLxc: 0.95,
   unaskedGuest: 0.85,
@@ -188,6 +194,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.bulk && !q.asksForAll) f *= FACTOR.bulkUnasked;
   // "shut down every VM and container in the whole cluster": no one guest is meant.
   if (e.oneGuest && q.asksForAll && !q.namesGuest) f *= FACTOR.oneGuestForAll;
+  if (e.powerAction && q.verbOnOther) f *= FACTOR.powerActionOnOther;
   if (e.agentTwin && !q.namesAgent) f *= FACTOR.agentUnasked;
   // "ask the guest agent in VM 580 to power off": the agent's command, not the guest's own action.
   if (e.ownTwin && q.namesAgent) f *= FACTOR.ownActionForAgent;

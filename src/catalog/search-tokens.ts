@@ -335,6 +335,32 @@ export function statedMethodAt(tokens: readonly VerbToken[]): { method: MethodNa
   return undefined;
 }
 
+/**
+ * The words of the noun phrase after the verb at `at`, up to a preposition, a name or the
+ * clause's end ("root password" in "reset the root password inside VM 155", "physical host" in
+ * "reboot the physical host pve2"). Empty when a pronoun, a name or nothing follows.
+ */
+export function objectWords(tokens: readonly VerbToken[], at: number): string[] {
+  const phrase: string[] = [];
+  for (let k = at + 1; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (k > at + 1 && t.clauseStart) break;
+    // A name or a number ends the phrase ("VM 155"); a pronoun's noun is said elsewhere ("kill it").
+    if (t.literal || /\d/.test(t.word)) break;
+    if (PRONOUNS.has(t.word)) return [];
+    // Before the noun, a particle of the verb, determiners and quantifiers ("shut down all the
+    // guests"); after it, a particle, a preposition or a stop word ends it ("turn the VM back on").
+    if (PARTICLES.has(t.word) || STOPWORDS.has(t.word) || PREPOSITIONS.has(t.word)) {
+      if (phrase.length === 0) continue;
+      break;
+    }
+    phrase.push(t.word);
+  }
+  return phrase;
+}
+
+const PRONOUNS = new Set(["it", "them"]);
+
 /** Verbs of knowing: with "whether" or "if" after them they open an indirect question. */
 export const KNOWING_VERBS: ReadonlySet<string> = new Set([
   "know",

@@ -115,6 +115,13 @@ describe("scoreFactor", () => {
       FACTOR.eitherGuestLxc * FACTOR.oneKindForBoth,
     ],
     ["an endpoint of no kind when both kinds are named", { guestKind: 0 }, { guest: "any", bothKinds: true }, 1],
+    [
+      "a guest's power action when the verb acts on something else",
+      { powerAction: true },
+      { verbOnOther: true },
+      FACTOR.powerActionOnOther,
+    ],
+    ["a guest's power action when the verb acts on a guest", { powerAction: true }, { verbOnOther: false }, 1],
     ["a node endpoint when the cluster is asked", { scope: "node" }, { namesCluster: true }, FACTOR.otherScope],
     ["a cluster endpoint when the node is asked", { scope: "cluster" }, { namesNode: true }, FACTOR.otherScope],
     [

@@ -13,7 +13,13 @@ import {
   statedMethod,
   tokenize,
 } from "../../src/catalog/search.ts";
-import { opensWithVerb, particleOfVerb, queryChunks, type Token } from "../../src/catalog/search-tokens.ts";
+import {
+  objectWords,
+  opensWithVerb,
+  particleOfVerb,
+  queryChunks,
+  type Token,
+} from "../../src/catalog/search-tokens.ts";
 import { respelled } from "../../src/catalog/search-terms.ts";
 import { analyzeQuery, namesHostByName } from "../../src/catalog/search-query.ts";
 import {
@@ -240,6 +246,19 @@ describe("query rules", () => {
     ["verify the certificate", "POST"],
   ])("%j asks for %j", (query, method) => {
     expect<string | undefined>(statedMethod(tokens(query))).toBe(method);
+  });
+
+  // What the verb acts on: the noun phrase after it, up to a preposition, a name or a number.
+  test.each([
+    ["reset the root password inside vm 155", ["root", "password"]],
+    ["reboot the physical host pve2", ["physical", "host"]],
+    ["turn the vm back on", ["vm"]],
+    ["shut down all the guests", ["guests"]],
+    ["restart vm 100", ["vm"]],
+    ["kill it now", []],
+    ["stop 100", []],
+  ])("%j: the verb acts on %j", (query, object) => {
+    expect(objectWords(tokens(query), 0)).toEqual(object);
   });
 
   test.each([
@@ -581,6 +600,12 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
     // noVNC is the HTML5 VNC viewer (the `console` option of /cluster/options), not any console.
     ["open a noVNC console for VM 4410", "POST /nodes/{node}/qemu/{vmid}/vncproxy"],
     ["noVNC session for container 318", "POST /nodes/{node}/lxc/{vmid}/vncproxy"],
+    // A guest's power action is no answer when the verb acts on something else.
+    [
+      "reset the root password inside VM 301 via the guest agent",
+      "POST /nodes/{node}/qemu/{vmid}/agent/set-user-password",
+    ],
+    ["I want to reboot the host machine pve5, not a VM", "POST /nodes/{node}/status"],
     // "know whether …" asks: the migration's preconditions, not the migration.
     [
       "I want to know whether VM 230 can be migrated to pve3 with its local disks",
@@ -942,7 +967,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-heldout", true, 92.8, 99.2],
   ["search-fresh-tune", true, 86.1, 95.8],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
-  ["search-fresh-sealed", true, 80.9, 98.5],
+  ["search-fresh-sealed", true, 82.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 83.5, 91.8],
@@ -975,7 +1000,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 76.7, 90],
   ["search-fresh15-sealed", true, 76.7, 91.7],
-  ["search-fresh16-sealed", true, 74.5, 89.1],
+  ["search-fresh16-sealed", true, 75.5, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   ["search-fresh17-sealed", true, 78.2, 92.7],
   // The seventh round's blind checks, written before its first change: measured at its start and
@@ -983,11 +1008,11 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh18-sealed", true, 73.6, 89.1],
   ["search-fresh19-sealed", true, 66.4, 84.5],
   // Written after the round's changes to the schema's marks; opened after them.
-  ["search-fresh20-sealed", true, 80, 90.9],
+  ["search-fresh20-sealed", true, 80.9, 91.8],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
   ["search-fresh21-sealed", true, 69.1, 82.7],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 88.2, 95.5],
   // Written after the round's last change; measured at its start and end only.
-  ["search-fresh23-sealed", true, 65.5, 78.2],
+  ["search-fresh23-sealed", true, 65.5, 79.1],
 ];
