@@ -56,6 +56,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh21-sealed.json`,
       `${fixtures}/search-fresh22-sealed.json`,
       `${fixtures}/search-fresh23-sealed.json`,
+      `${fixtures}/search-fresh24-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

@@ -606,6 +606,11 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
       "POST /nodes/{node}/qemu/{vmid}/agent/set-user-password",
     ],
     ["I want to reboot the host machine pve5, not a VM", "POST /nodes/{node}/status"],
+    // An address with its port is no volume ID.
+    [
+      "set up an smtp notification target through the relay smtp.example.net:587 with username/password auth",
+      "POST /cluster/notifications/endpoints/smtp",
+    ],
     // "know whether …" asks: the migration's preconditions, not the migration.
     [
       "I want to know whether VM 230 can be migrated to pve3 with its local disks",
@@ -1015,4 +1020,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh22-sealed", true, 88.2, 95.5],
   // Written after the round's last change; measured at its start and end only.
   ["search-fresh23-sealed", true, 65.5, 79.1],
+  // The eighth round's first blind check, written at its start: measured there and after its
+  // first four changes (neither moved), then opened.
+  ["search-fresh24-sealed", true, 70, 81.8],
 ];

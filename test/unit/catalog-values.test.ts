@@ -60,6 +60,11 @@ describe("valueKinds", () => {
     ["0000:41:00.0", ["pci"]],
     ["01:00.0,", ["pci"]],
     ["01:00", ["calendar"]],
+    // An address with its port, not a volume ID on a storage named like a host.
+    ["mail.corp.local:587", ["port"]],
+    ["10.1.1.9:8089", ["port"]],
+    ["influx:8089,", ["port"]],
+    ["local:100/vm-100-disk-0.qcow2", ["volume"]],
   ])("%s", (chunk, kinds) => {
     expect(valueKinds(chunk)).toEqual(kinds as never);
   });
