@@ -21,6 +21,10 @@ export interface CliMapping {
   values?: string[];
   /** The command's first argument ("vmid" of `pct status <vmid>`): the object it acts on. */
   object?: string;
+  /** For a command with no API twin: the names of the values its examples print ("Quorate", "Expected votes"). */
+  output?: string[];
+  /** For a command with no API twin: the GET that returns most of what it prints, and those names. */
+  readsLike?: { endpoint: number; fields: string[] };
 }
 
 /** How much each signal counts; a match needs MIN_SCORE, and a clear lead over a different endpoint. */

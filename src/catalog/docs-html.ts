@@ -223,20 +223,31 @@ const COMMAND_WORD = /^[a-z][a-z0-9-]*$/;
  * commands without a prompt may use "#" for comments ("# create a new VM" above "qm create
  * 9000 ..."), and what follows its "#" is not known to be typed.
  */
-function commandsOf(lines: readonly string[]): { line: string; prompted?: true }[] {
+function commandsOf(lines: readonly string[]): { line: string; prompted?: true; output?: string[] }[] {
   const mixed = lines.some((raw) => /^[a-z][a-z0-9-]* \S/.test(raw));
-  const out: { line: string; prompted?: true }[] = [];
+  const out: { line: string; prompted?: true; output?: string[] }[] = [];
   let afterPrompt = false;
+  let last: { line: string; prompted?: true; output?: string[] } | undefined;
   for (const raw of lines) {
     const prompted = PROMPT.test(raw);
     afterPrompt ||= prompted;
     const line = flat(raw.replace(PROMPT, ""));
+    // What a command prints names what it reads ("Quorate:  Yes" after `pvecm status`).
+    const key = !prompted && last ? OUTPUT_KEY.exec(raw) : null;
+    if (key && (last!.output ??= []).length < MAX_OUTPUT_KEYS) last!.output!.push(key[1]!.trim());
     if (line.length > 300 || !COMMAND_WORD.test(line.split(" ")[0]!)) continue;
-    if (prompted && !mixed) out.push({ line, prompted: true });
-    else if (line.includes(" ") && (mixed || !afterPrompt)) out.push({ line });
+    if (prompted && !mixed) {
+      last = { line, prompted: true };
+      out.push(last);
+    } else if (line.includes(" ") && (mixed || !afterPrompt)) out.push({ line });
   }
   return out;
 }
+
+/** A line of a command's output that gives a value under a name ("Config Version:   3"). */
+const OUTPUT_KEY = /^\s*([A-Za-z][A-Za-z ]{0,30}[A-Za-z]):\s+\S/;
+/** Most names kept from one example's output. */
+const MAX_OUTPUT_KEYS = 40;
 
 /** An inline command in running text: a command word, then arguments with an option ("ifreload -a", "lsblk -o +FSTYPE"). */
 const INLINE_COMMAND = /^[a-z][a-z0-9-]*(?: [^\s-]\S*)* --?[a-zA-Z][^\s]*(?: \S+)*$/;

@@ -2,7 +2,7 @@
 // for an endpoint from the prose around the examples of its command ("vzdump 777 --mode
 // snapshot" under "Backup Modes", after "Use rsync and suspend/resume to create a snapshot").
 import { homeOf, mapCommands, type CliMapping } from "./cli-map.ts";
-import type { CatalogSource, DocsPage, Endpoint, PathMatch } from "./model.ts";
+import { returnFields, type CatalogSource, type DocsPage, type Endpoint, type PathMatch } from "./model.ts";
 import { stem } from "./stem.ts";
 import { identifierWords, STOPWORDS, words } from "./text.ts";
 
@@ -104,6 +104,19 @@ export function buildDocsKnowledge(
     else if (ct > total / 2) binaries.get(binary)!.guest = "lxc";
   }
   const cli: CliTable = { commands, binaries, maxWords, shell: shellExamples(pages, binaries) };
+  // What a command with no API twin prints says what it reads: `pvecm status` prints
+  // "Quorate", "Nodes", "Config Version", which GET /cluster/status returns.
+  for (const page of pages) {
+    for (const example of page.examples) {
+      if (!example.output?.length || !cli.binaries.has(example.line.split(" ")[0]!)) continue;
+      const mapping = longestCommand(example.line.split(/\s+/), cli)?.[0];
+      if (!mapping || mapping.endpoint !== undefined) continue;
+      mapping.output = [...new Set([...(mapping.output ?? []), ...example.output])];
+    }
+  }
+  for (const mapping of new Set(commands.values())) {
+    if (mapping.output) mapping.readsLike = readsLike(mapping.output, endpoints);
+  }
 
   const seen = endpoints.map(() => new Set<string>());
   const size = endpoints.map(() => 0);
@@ -193,6 +206,36 @@ function shellExamples(
     }
   }
   return shell;
+}
+
+/** Most of a command's printed names a GET must return to stand for it, and its lead over the next. */
+const MIN_FIELDS_READ = 3;
+const LEAD_FIELDS_READ = 2;
+
+/**
+ * The GET that returns what a command prints ("Name", "Nodes", "Node ID", "Quorate" of `pvecm
+ * status`: GET /cluster/status), when one returns at least three of those names, two more than
+ * any other. Names are compared without case, spaces or punctuation ("Node ID" is `nodeid`).
+ */
+export function readsLike(
+  printed: readonly string[],
+  endpoints: readonly Endpoint[],
+): { endpoint: number; fields: string[] } | undefined {
+  const key = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const wanted = new Map(printed.map((name) => [key(name), name] as const));
+  const ranked = endpoints
+    .map((e, id) => {
+      if (e.method !== "GET") return { id, fields: [] as string[] };
+      const names: string[] = [];
+      returnFields(e.returns, names, []);
+      const fields = [...new Set(names.map(key))].filter((k) => wanted.has(k)).map((k) => wanted.get(k)!);
+      return { id, fields };
+    })
+    .sort((a, b) => b.fields.length - a.fields.length);
+  const [best, next] = ranked;
+  if (!best || best.fields.length < MIN_FIELDS_READ) return undefined;
+  if ((next?.fields.length ?? 0) + LEAD_FIELDS_READ > best.fields.length) return undefined;
+  return { endpoint: best.id, fields: best.fields };
 }
 
 /** Title words that name no resource: what a section is about, not what it is. */

@@ -149,6 +149,8 @@ export interface DocsExample {
   title: string;
   /** The paragraph just before the example. */
   paragraph: string;
+  /** The names of the values the command prints in the example ("Quorate", "Expected votes"). */
+  output?: string[];
 }
 
 /** A section of the docs: its title and the paragraph that opens it. */
@@ -191,4 +193,23 @@ export function isUnder(template: readonly string[], prefix: readonly string[]):
     if (IS_PLACEHOLDER.test(t)) return true;
     return false;
   });
+}
+
+/**
+ * Names of the fields an endpoint returns ("quorate", "avail"): what a reader asks for; and the
+ * values they may take, which say what kinds of thing come back (the items of /cluster/resources
+ * are of type qemu, lxc, node, storage...).
+ */
+export function returnFields(returns: unknown, names: string[], values: string[], depth = 0): void {
+  if (!returns || typeof returns !== "object" || depth > 3) return;
+  const r = returns as { properties?: unknown; items?: unknown };
+  if (r.properties && typeof r.properties === "object") {
+    for (const [name, prop] of Object.entries(r.properties as Record<string, unknown>)) {
+      names.push(name);
+      const allowed = (prop as { enum?: unknown } | null)?.enum;
+      if (Array.isArray(allowed)) for (const v of allowed) if (typeof v === "string") values.push(v);
+      returnFields(prop, names, values, depth + 1);
+    }
+  }
+  if (r.items) returnFields(r.items, names, values, depth + 1);
 }

@@ -124,8 +124,10 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   const rest = without(at, length);
   const name = mapping.aliasOf ? `${mapping.command} (alias of ${mapping.aliasOf})` : mapping.command;
   if (mapping.endpoint === undefined) {
+    // `pvecm status` prints the cluster's name, nodes and quorum, which GET /cluster/status returns.
+    const reads = mapping.readsLike;
     return {
-      pinned: [],
+      pinned: reads ? [reads.endpoint] : [],
       ordered: true,
       // What the command does, in the docs' words, is the best search for what the API offers
       // instead, among the endpoints of the tool's other commands first. The words before the
@@ -136,7 +138,11 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       ...(actsOn(mapping, ctx) ? { object: mapping.object } : {}),
       ...(guest ? { guest } : {}),
       notes: [
-        `${name} is a CLI-only command with no API endpoint of its own${mapping.description ? ` (${mapping.description})` : ""}; these are the nearest endpoints`,
+        `${name} is a CLI-only command with no API endpoint of its own${mapping.description ? ` (${mapping.description})` : ""}; ${
+          reads
+            ? `${describe(ctx.endpoints[reads.endpoint]!)} returns what it prints (${reads.fields.join(", ")}), then the nearest endpoints`
+            : "these are the nearest endpoints"
+        }`,
       ],
     };
   }

@@ -1,6 +1,6 @@
 // Builds the search index: each endpoint a small document of weighted fields, plus the facts
 // about it that the score factors use (guest kind, item or collection, navigation, twins).
-import { isDeprecated, placeholders, type Endpoint } from "./model.ts";
+import { isDeprecated, placeholders, returnFields, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
@@ -112,25 +112,6 @@ export interface SearchIndex {
   lastSegmentStems: Set<string>;
   /** Run-together words of paths and handler names that do not split into known words ("fstrim"). */
   compounds: string[];
-}
-
-/**
- * Names of the fields an endpoint returns ("quorate", "avail"): what a reader asks for; and the
- * values they may take, which say what kinds of thing come back (the items of /cluster/resources
- * are of type qemu, lxc, node, storage...).
- */
-function returnFields(returns: unknown, names: string[], values: string[], depth = 0): void {
-  if (!returns || typeof returns !== "object" || depth > 3) return;
-  const r = returns as { properties?: unknown; items?: unknown };
-  if (r.properties && typeof r.properties === "object") {
-    for (const [name, prop] of Object.entries(r.properties as Record<string, unknown>)) {
-      names.push(name);
-      const allowed = (prop as { enum?: unknown } | null)?.enum;
-      if (Array.isArray(allowed)) for (const v of allowed) if (typeof v === "string") values.push(v);
-      returnFields(prop, names, values, depth + 1);
-    }
-  }
-  if (r.items) returnFields(r.items, names, values, depth + 1);
 }
 
 /** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */

@@ -6,12 +6,34 @@ import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { descriptionForm, descriptionSimilarity, homeOf, mapCommands } from "../../src/catalog/cli-map.ts";
 import { parseDocsPage } from "../../src/catalog/docs-html.ts";
-import { buildDocsKnowledge } from "../../src/catalog/docs-knowledge.ts";
+import { buildDocsKnowledge, readsLike } from "../../src/catalog/docs-knowledge.ts";
 import { DOCS_PAGES } from "../../src/catalog/docs-loader.ts";
-import type { DocsPage } from "../../src/catalog/model.ts";
+import type { DocsPage, Endpoint } from "../../src/catalog/model.ts";
 import { DOCS_DIR, haveSharedData, SCHEMA_FILES, SHARED_DIR } from "../support/shared.ts";
 
 describe("the pure parts", () => {
+  const get = (path: string, fields: string[]) =>
+    ({
+      method: "GET",
+      path,
+      returns: { type: "array", items: { type: "object", properties: Object.fromEntries(fields.map((f) => [f, {}])) } },
+    }) as unknown as Endpoint;
+  test.each<[string, string[], string | undefined]>([
+    // Names compare without case, spaces or punctuation: "Node ID" is nodeid.
+    ["three names, two ahead", ["Name", "Node ID", "Quorate", "Transport"], "/cluster/status"],
+    ["two names are not enough", ["Name", "Quorate"], undefined],
+    ["level with another", ["Name", "Nodes", "Quorate", "Votes"], undefined],
+    ["a lead of one is not enough", ["Name", "Node ID", "Nodes", "Quorate", "Votes"], undefined],
+  ])("readsLike: %s", (_, printed, expected) => {
+    const endpoints = [
+      get("/cluster/status", ["name", "nodeid", "nodes", "quorate"]),
+      get("/cluster/config/nodes", ["name", "nodes", "votes"]),
+      { ...get("/cluster/options", ["name", "nodeid", "nodes", "quorate"]), method: "PUT" },
+    ];
+    const found = readsLike(printed, endpoints);
+    expect(found === undefined ? undefined : endpoints[found.endpoint]!.path).toBe(expected);
+  });
+
   test.each([
     ["Create a Template.", "Create a Template.", 1],
     ["Get Ceph Status.", "Get ceph status.", 1],
@@ -126,6 +148,23 @@ describe.skipIf(!present)("PVE 9.1.3 man pages against the PVE 9.1 schema", asyn
     );
   });
 
+  test("a command with no API twin stands for the GET that returns what its examples print", () => {
+    const knowledge = buildDocsKnowledge({ kind: "inline", location: "9.1.3" }, pages, catalog!.endpoints, {
+      match: () => undefined,
+      indexOf: () => undefined,
+    });
+    const status = knowledge.cli.commands.get("pvecm status")!;
+    expect(status.endpoint).toBeUndefined();
+    expect(status.output).toEqual(expect.arrayContaining(["Quorate", "Expected votes", "Config Version"]));
+    const reads = status.readsLike!;
+    expect(`${catalog!.endpoints[reads.endpoint]!.method} ${catalog!.endpoints[reads.endpoint]!.path}`).toBe(
+      "GET /cluster/status",
+    );
+    expect(reads.fields).toEqual(expect.arrayContaining(["Name", "Nodes", "Quorate"]));
+    // A command the docs show printing nothing of the kind stands for nothing.
+    expect(knowledge.cli.commands.get("pvecm nodes")!.readsLike).toBeUndefined();
+  });
+
   test("most commands map, to many endpoints", () => {
     const values = [...mapped.values()];
     const endpoints = new Set(values.filter((m) => m.endpoint !== undefined).map((m) => m.endpoint));
@@ -197,6 +236,23 @@ describe("commands in the prose", () => {
       ["vgs", true],
       ["create a new VM", false],
       ["qm create 9000 --memory 2048", false],
+    ]);
+  });
+
+  test("what a command prints after a prompt gives the names of its values", async () => {
+    const html = [
+      '<h2 id="_status">Cluster Status</h2>',
+      paragraph("To check the state of the cluster use:"),
+      block(
+        "# pvecm status\nCluster information\n~~~~~~~~~~~~~~~~~~~\nName:             prod\nConfig Version:   3\n\n    Nodeid      Votes Name\n0x00000001          1 192.168.15.91",
+      ),
+      paragraph("Without a prompt the lines are commands:"),
+      block("qm set 100 --name: web"),
+    ].join("\n");
+    const page = await parseDocsPage("x.html", html);
+    expect(page.examples.map((e) => [e.line, e.output])).toEqual([
+      ["pvecm status", ["Name", "Config Version"]],
+      ["qm set 100 --name: web", undefined],
     ]);
   });
 

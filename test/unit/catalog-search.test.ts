@@ -628,6 +628,15 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // A command with no API twin stands for the GET that returns what its examples print.
+  test.skipIf(!docsPresent)("pvecm status: the cluster status first, saying why", () => {
+    const page = withDocs!.search("pvecm status", { limit: 3 });
+    expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe("GET /cluster/status");
+    expect(page.notes).toEqual([
+      "pvecm status is a CLI-only command with no API endpoint of its own (Displays the local view of the cluster status.); GET /cluster/status returns what it prints (Name, Node ID, Nodes, Quorate), then the nearest endpoints",
+    ]);
+  });
+
   // pve-storage's pvesm calls the GET `dryrun` for prune-backups --dry-run, the DELETE without it.
   test.skipIf(!docsPresent).each([
     ["pvesm prune-backups nfs-store --keep-weekly 2 --dry-run", "GET", "pvesm prune-backups --dry-run calls"],
@@ -975,7 +984,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh-sealed", true, 82.4, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
-  ["search-fresh2-tune", true, 83.5, 91.8],
+  ["search-fresh2-tune", true, 84.7, 91.8],
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 80, 94.1],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
@@ -993,21 +1002,21 @@ const FLOORS: [string, boolean, number, number][] = [
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 72.5, 90.8],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 85, 95.8],
+  ["search-fresh9-sealed", true, 85.8, 95.8],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 83.3, 90],
+  ["search-fresh10-sealed", true, 84.2, 90],
   ["search-fresh11-sealed", true, 82.5, 92.5],
-  ["search-fresh12-sealed", true, 75.8, 92.5],
+  ["search-fresh12-sealed", true, 76.7, 92.5],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 76.7, 91.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 76.7, 90],
+  ["search-fresh14-sealed", true, 77.5, 90],
   ["search-fresh15-sealed", true, 76.7, 91.7],
-  ["search-fresh16-sealed", true, 75.5, 89.1],
+  ["search-fresh16-sealed", true, 76.4, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
-  ["search-fresh17-sealed", true, 78.2, 92.7],
+  ["search-fresh17-sealed", true, 79.1, 92.7],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 73.6, 89.1],
