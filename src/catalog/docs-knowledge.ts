@@ -22,6 +22,8 @@ export interface ShellExample {
   words: string[];
   title: string;
   paragraph: string;
+  /** The GET that returns what the example prints ("state", "scan", "errors" of `zpool status`). */
+  readsLike?: { endpoint: number; fields: string[] };
 }
 
 export interface DocsKnowledge {
@@ -103,7 +105,7 @@ export function buildDocsKnowledge(
     if (vm > total / 2) binaries.get(binary)!.guest = "qemu";
     else if (ct > total / 2) binaries.get(binary)!.guest = "lxc";
   }
-  const cli: CliTable = { commands, binaries, maxWords, shell: shellExamples(pages, binaries) };
+  const cli: CliTable = { commands, binaries, maxWords, shell: shellExamples(pages, binaries, endpoints) };
   // What a command with no API twin prints says what it reads: `pvecm status` prints
   // "Quorate", "Nodes", "Config Version", which GET /cluster/status returns.
   for (const page of pages) {
@@ -192,6 +194,7 @@ export function buildDocsKnowledge(
 function shellExamples(
   pages: readonly DocsPage[],
   binaries: ReadonlyMap<string, unknown>,
+  endpoints: readonly Endpoint[],
 ): Map<string, ShellExample[]> {
   const commandOf = (line: string) => line.split(" ")[0]!;
   const typed = new Set(pages.flatMap((p) => p.examples.filter((e) => e.prompted).map((e) => commandOf(e.line))));
@@ -201,7 +204,13 @@ function shellExamples(
       const command = commandOf(example.line);
       if (!typed.has(command) || binaries.has(command)) continue;
       const list = shell.get(command) ?? [];
-      list.push({ words: example.line.toLowerCase().split(" "), title: example.title, paragraph: example.paragraph });
+      const reads = example.output?.length ? readsLike(example.output, endpoints) : undefined;
+      list.push({
+        words: example.line.toLowerCase().split(" "),
+        title: example.title,
+        paragraph: example.paragraph,
+        ...(reads ? { readsLike: reads } : {}),
+      });
       shell.set(command, list);
     }
   }

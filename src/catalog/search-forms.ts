@@ -97,7 +97,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   const cli = ctx.cli;
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
   if (cli && at < 0) {
-    const shell = shellCommand(query, lower, cli);
+    const shell = shellCommand(query, lower, cli, ctx);
     if (shell) return shell;
   }
   if (!cli || at < 0 || lower[at] === "pvesh") return literalPath(tokens, ctx);
@@ -195,7 +195,12 @@ const HOST_PREPOSITIONS = new Set(["on", "at"]);
  * only the command word matches and more than options follow, its examples say nothing of this
  * use of it.
  */
-function shellCommand(query: string, typed: readonly string[], cli: CliTable): RecognizedForm | undefined {
+function shellCommand(
+  query: string,
+  typed: readonly string[],
+  cli: CliTable,
+  ctx: FormContext,
+): RecognizedForm | undefined {
   const command = typed[0] ?? "";
   const examples = cli.shell?.get(command);
   if (!examples) return undefined;
@@ -218,13 +223,20 @@ function shellCommand(query: string, typed: readonly string[], cli: CliTable): R
     nearest.length > MAX_SHELL_EXAMPLES
       ? titles.join(". ")
       : [...new Set(nearest.flatMap((e) => [e.title, leadIn(e.paragraph)]))].filter(Boolean).join(". ");
+  // `zpool status` prints a pool's state, scan and errors, which GET /nodes/{node}/disks/zfs/{name} returns.
+  const reads = [...new Set(nearest.flatMap((e) => (e.readsLike ? [e.readsLike.endpoint] : [])))];
+  const readsLike = reads.length === 1 ? nearest.find((e) => e.readsLike)!.readsLike! : undefined;
   return {
-    pinned: [],
+    pinned: readsLike ? [readsLike.endpoint] : [],
     ordered: true,
     query,
     described,
     notes: [
-      `${command} is a shell command on the node, not an API call; the docs show it under "${nearest[0]!.title}", and these are the endpoints nearest to what they say of it`,
+      `${command} is a shell command on the node, not an API call; ${
+        readsLike
+          ? `${describe(ctx.endpoints[readsLike.endpoint]!)} returns what it prints (${readsLike.fields.join(", ")}); `
+          : ""
+      }the docs show it under "${nearest[0]!.title}", and these are the endpoints nearest to what they say of it`,
     ],
   };
 }

@@ -146,6 +146,9 @@ describe.skipIf(!present)("PVE 9.1.3 man pages against the PVE 9.1 schema", asyn
     expect(shell.get("ceph")!.find((e) => e.words.join(" ") === "ceph osd set noout")?.paragraph).toContain(
       "enable the noout OSD flag",
     );
+    // What an example prints names the GET that returns it: `zpool status`, a pool's details.
+    const zpool = shell.get("zpool")!.find((e) => e.words.join(" ") === "zpool status")!.readsLike!;
+    expect(catalog!.endpoints[zpool.endpoint]!.path).toBe("/nodes/{node}/disks/zfs/{name}");
   });
 
   test("a command with no API twin stands for the GET that returns what its examples print", () => {
