@@ -111,7 +111,11 @@ export class Catalog implements PathLookup {
   private readonly idOf: Map<string, number>;
   private readonly trie: TrieNode;
   /** The index of the schema alone, shared with every view of this parse (withSource). */
-  private readonly shared: { schemaIndex?: SearchIndex; placeholders?: ReadonlySet<string> } = {};
+  private readonly shared: {
+    schemaIndex?: SearchIndex;
+    placeholders?: ReadonlySet<string>;
+    placeholderValues?: ReadonlySet<string>;
+  } = {};
   /** This view's index with its own docs, once they are attached. */
   private built: SearchIndex | undefined;
   private knowledge: DocsKnowledge | undefined;
@@ -243,6 +247,25 @@ export class Catalog implements PathLookup {
     return this.built;
   }
 
+  /**
+   * For each path placeholder whose values the schema lists, each value with the literal segment
+   * after the placeholder ("pveproxy restart" from /nodes/{node}/services/{service}/restart),
+   * worked out once.
+   */
+  private get placeholderValues(): ReadonlySet<string> {
+    return (this.shared.placeholderValues ??= new Set(
+      this.endpoints.flatMap((e) => {
+        const segments = e.path.split("/");
+        return segments.flatMap((segment, k) => {
+          const next = segments[k + 1];
+          const values = e.parameters[segment.slice(1, -1)]?.enum;
+          if (!/^\{[^{}]+\}$/.test(segment) || !next || next.startsWith("{") || !values) return [];
+          return values.filter((v): v is string => typeof v === "string").map((v) => `${v.toLowerCase()} ${next}`);
+        });
+      }),
+    ));
+  }
+
   /** Every placeholder name the paths use ("vmid", "storage"), worked out once. */
   private get placeholderNames(): ReadonlySet<string> {
     return (this.shared.placeholders ??= new Set(this.endpoints.flatMap((e) => placeholders(e.path))));
@@ -291,6 +314,7 @@ export class Catalog implements PathLookup {
         (this.paths.get(template)?.methods ?? []).map((e) => this.idOf.get(`${e.method} ${e.path}`)!),
       cli: this.knowledge?.cli,
       placeholders: this.placeholderNames,
+      placeholderValues: this.placeholderValues,
     });
     if (!form) return runSearch(this.index, query, options);
     const page = runSearch(this.index, form.query, options, form);

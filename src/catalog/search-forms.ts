@@ -17,6 +17,8 @@ export interface FormContext {
   cli?: CliTable | undefined;
   /** Every placeholder name the API's paths use ("vmid", "storage", "volume"). */
   placeholders?: ReadonlySet<string>;
+  /** A value the schema lists for a path placeholder with the segment after it ("pveproxy restart"). */
+  placeholderValues?: ReadonlySet<string>;
 }
 
 export interface RecognizedForm {
@@ -96,7 +98,10 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   // it is the command's argument ("pveum acl delete /storage/nfs1"), not an API path.
   const cli = ctx.cli;
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
-  if (cli && at < 0) {
+  // "systemctl restart pveproxy": a value of a path placeholder and the segment after it
+  // (/nodes/{node}/services/{service}/restart) spell an API call, so the words search as they are.
+  const spellsCall = lower.some((value) => lower.some((next) => ctx.placeholderValues?.has(`${value} ${next}`)));
+  if (cli && at < 0 && !spellsCall) {
     const shell = shellCommand(query, lower, cli, ctx);
     if (shell) return shell;
   }

@@ -147,6 +147,19 @@ describe("shell commands the docs show", () => {
   ])("%s is not described", (query) => {
     expect(recognizeForm(query, ctx)).toBeUndefined();
   });
+
+  test("a value of a path placeholder with the segment after it spells an API call: the words search as they are", () => {
+    const one = {
+      ...ctx,
+      cli: {
+        ...ctx.cli,
+        shell: new Map([["systemctl", [example("systemctl restart pveproxy", "Restart the proxy.", "Certificates")]]]),
+      },
+    };
+    expect(recognizeForm("systemctl restart pveproxy", one)?.described).toBe("Certificates. Restart the proxy.");
+    const spelled = { ...one, placeholderValues: new Set(["pveproxy restart"]) };
+    expect(recognizeForm("systemctl restart pveproxy", spelled)).toBeUndefined();
+  });
 });
 
 const present =
