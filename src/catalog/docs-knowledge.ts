@@ -105,7 +105,10 @@ export function buildDocsKnowledge(
     if (vm > total / 2) binaries.get(binary)!.guest = "qemu";
     else if (ct > total / 2) binaries.get(binary)!.guest = "lxc";
   }
-  const cli: CliTable = { commands, binaries, maxWords, shell: shellExamples(pages, binaries, endpoints) };
+  // Worked out once, and only when some example prints values.
+  let keys: ReadonlySet<string>[] | undefined;
+  const returned = () => (keys ??= returnedKeys(endpoints));
+  const cli: CliTable = { commands, binaries, maxWords, shell: shellExamples(pages, binaries, returned) };
   // What a command with no API twin prints says what it reads: `pvecm status` prints
   // "Quorate", "Nodes", "Config Version", which GET /cluster/status returns.
   for (const page of pages) {
@@ -117,7 +120,7 @@ export function buildDocsKnowledge(
     }
   }
   for (const mapping of new Set(commands.values())) {
-    if (mapping.output) mapping.readsLike = readsLike(mapping.output, endpoints);
+    if (mapping.output) mapping.readsLike = readsLike(mapping.output, returned());
   }
 
   const seen = endpoints.map(() => new Set<string>());
@@ -194,7 +197,7 @@ export function buildDocsKnowledge(
 function shellExamples(
   pages: readonly DocsPage[],
   binaries: ReadonlyMap<string, unknown>,
-  endpoints: readonly Endpoint[],
+  returned: () => readonly ReadonlySet<string>[],
 ): Map<string, ShellExample[]> {
   const commandOf = (line: string) => line.split(" ")[0]!;
   const typed = new Set(pages.flatMap((p) => p.examples.filter((e) => e.prompted).map((e) => commandOf(e.line))));
@@ -204,7 +207,7 @@ function shellExamples(
       const command = commandOf(example.line);
       if (!typed.has(command) || binaries.has(command)) continue;
       const list = shell.get(command) ?? [];
-      const reads = example.output?.length ? readsLike(example.output, endpoints) : undefined;
+      const reads = example.output?.length ? readsLike(example.output, returned()) : undefined;
       list.push({
         words: example.line.toLowerCase().split(" "),
         title: example.title,
@@ -221,30 +224,41 @@ function shellExamples(
 const MIN_FIELDS_READ = 3;
 const LEAD_FIELDS_READ = 2;
 
+/** A returned field's or a printed value's name without case, spaces or punctuation ("Node ID" is `nodeid`). */
+const fieldKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** Per endpoint, the keys of the fields a GET returns (none for the other methods). */
+export function returnedKeys(endpoints: readonly Endpoint[]): ReadonlySet<string>[] {
+  return endpoints.map((e) => {
+    if (e.method !== "GET") return new Set<string>();
+    const names: string[] = [];
+    returnFields(e.returns, names, []);
+    return new Set(names.map(fieldKey));
+  });
+}
+
 /**
  * The GET that returns what a command prints ("Name", "Nodes", "Node ID", "Quorate" of `pvecm
  * status`: GET /cluster/status), when one returns at least three of those names, two more than
- * any other. Names are compared without case, spaces or punctuation ("Node ID" is `nodeid`).
+ * any other (`returned` from returnedKeys).
  */
 export function readsLike(
   printed: readonly string[],
-  endpoints: readonly Endpoint[],
+  returned: readonly ReadonlySet<string>[],
 ): { endpoint: number; fields: string[] } | undefined {
-  const key = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const wanted = new Map(printed.map((name) => [key(name), name] as const));
-  const ranked = endpoints
-    .map((e, id) => {
-      if (e.method !== "GET") return { id, fields: [] as string[] };
-      const names: string[] = [];
-      returnFields(e.returns, names, []);
-      const fields = [...new Set(names.map(key))].filter((k) => wanted.has(k)).map((k) => wanted.get(k)!);
-      return { id, fields };
-    })
-    .sort((a, b) => b.fields.length - a.fields.length);
-  const [best, next] = ranked;
-  if (!best || best.fields.length < MIN_FIELDS_READ) return undefined;
-  if ((next?.fields.length ?? 0) + LEAD_FIELDS_READ > best.fields.length) return undefined;
-  return { endpoint: best.id, fields: best.fields };
+  const wanted = new Map(printed.map((name) => [fieldKey(name), name] as const));
+  let best: { endpoint: number; fields: string[] } | undefined;
+  let runnerUp = 0;
+  returned.forEach((keys, endpoint) => {
+    const fields = [...wanted].filter(([key]) => keys.has(key)).map(([, name]) => name);
+    if (fields.length > (best?.fields.length ?? 0)) {
+      runnerUp = best?.fields.length ?? 0;
+      best = { endpoint, fields };
+    } else runnerUp = Math.max(runnerUp, fields.length);
+  });
+  if (!best || best.fields.length < MIN_FIELDS_READ || runnerUp + LEAD_FIELDS_READ > best.fields.length)
+    return undefined;
+  return best;
 }
 
 /** Title words that name no resource: what a section is about, not what it is. */

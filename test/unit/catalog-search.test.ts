@@ -633,7 +633,7 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
     const page = withDocs!.search("pvecm status", { limit: 3 });
     expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe("GET /cluster/status");
     expect(page.notes).toEqual([
-      "pvecm status is a CLI-only command with no API endpoint of its own (Displays the local view of the cluster status.); GET /cluster/status returns what it prints (Name, Node ID, Nodes, Quorate), then the nearest endpoints",
+      "pvecm status is a CLI-only command with no API endpoint of its own (Displays the local view of the cluster status.); GET /cluster/status returns what it prints (Name, Nodes, Node ID, Quorate), then the nearest endpoints",
     ]);
   });
 
@@ -642,7 +642,7 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
     const page = withDocs!.search("zpool status tank", { limit: 3 });
     expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe("GET /nodes/{node}/disks/zfs/{name}");
     expect(page.notes).toEqual([
-      expect.stringContaining("GET /nodes/{node}/disks/zfs/{name} returns what it prints (state, errors, scan)"),
+      expect.stringContaining("GET /nodes/{node}/disks/zfs/{name} returns what it prints (state, scan, errors)"),
     ]);
   });
 
