@@ -37,10 +37,10 @@ export function splitCompound(word: string, vocabulary: Map<string, number>): st
 const MIN_TYPO_LENGTH = 7;
 
 /**
- * The known word a typed word misspells by one letter left out or two letters swapped
- * ("certifcate", "automaticaly", "containr"), when exactly one known word is that close. A
- * letter changed or added is left alone: those make other English words ("getting", "setting";
- * "unblock", "unlock").
+ * The known word a typed word misspells by one letter left out, two letters swapped or a letter
+ * typed twice ("certifcate", "automaticaly", "containr", "snapshoot"), when exactly one known
+ * word is that close. Any other letter changed or added is left alone: those make other English
+ * words ("getting", "setting"; "unblock", "unlock").
  */
 export function respelled(word: string, vocabulary: ReadonlyMap<string, number>): string | undefined {
   if (word.length < MIN_TYPO_LENGTH || vocabulary.has(word)) return undefined;
@@ -49,6 +49,11 @@ export function respelled(word: string, vocabulary: ReadonlyMap<string, number>)
     for (let c = 97; c <= 122; c++) {
       const added = word.slice(0, i) + String.fromCharCode(c) + word.slice(i);
       if (vocabulary.has(added)) found.add(added);
+    }
+    // A letter typed twice ("snapshoot", "containner"): the word with one of them left out.
+    if (i > 0 && i < word.length && word[i] === word[i - 1]) {
+      const single = word.slice(0, i) + word.slice(i + 1);
+      if (vocabulary.has(single)) found.add(single);
     }
     if (i < word.length - 1) {
       const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);

@@ -193,7 +193,10 @@ describe("word handling", () => {
     // One known word that close only: "containr" is "container"; a letter added is never a typo here.
     ["containr", "container"],
     ["contaier", "container"],
-    // A letter changed or added makes other words ("getting", "unblock"); short words are names ("alice").
+    // A letter typed twice.
+    ["containner", "container"],
+    ["certifficate", "certificate"],
+    // Any other letter changed or added makes other words ("getting", "unblock"); short words are names ("alice").
     ["getting", undefined],
     ["unblock", undefined],
     ["alice", undefined],
@@ -611,6 +614,8 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
       "set up an smtp notification target through the relay smtp.example.net:587 with username/password auth",
       "POST /cluster/notifications/endpoints/smtp",
     ],
+    // A letter typed twice is a typo of the word with it once.
+    ["remove the snapshoot 'before-upgrade' of VM 4410", "DELETE /nodes/{node}/qemu/{vmid}/snapshot/{snapname}"],
     // "know whether …" asks: the migration's preconditions, not the migration.
     [
       "I want to know whether VM 230 can be migrated to pve3 with its local disks",
@@ -1047,5 +1052,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh23-sealed", true, 65.5, 79.1],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 70, 81.8],
+  ["search-fresh24-sealed", true, 70.9, 81.8],
 ];
