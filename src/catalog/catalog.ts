@@ -114,7 +114,7 @@ export class Catalog implements PathLookup {
   private readonly shared: {
     schemaIndex?: SearchIndex;
     placeholders?: ReadonlySet<string>;
-    placeholderValues?: ReadonlySet<string>;
+    placeholderCalls?: ReadonlySet<string>;
   } = {};
   /** This view's index with its own docs, once they are attached. */
   private built: SearchIndex | undefined;
@@ -252,8 +252,8 @@ export class Catalog implements PathLookup {
    * after the placeholder ("pveproxy restart" from /nodes/{node}/services/{service}/restart),
    * worked out once.
    */
-  private get placeholderValues(): ReadonlySet<string> {
-    return (this.shared.placeholderValues ??= new Set(
+  private get placeholderCalls(): ReadonlySet<string> {
+    return (this.shared.placeholderCalls ??= new Set(
       this.endpoints.flatMap((e) => {
         const segments = e.path.split("/");
         return segments.flatMap((segment, k) => {
@@ -314,7 +314,7 @@ export class Catalog implements PathLookup {
         (this.paths.get(template)?.methods ?? []).map((e) => this.idOf.get(`${e.method} ${e.path}`)!),
       cli: this.knowledge?.cli,
       placeholders: this.placeholderNames,
-      placeholderValues: this.placeholderValues,
+      placeholderCalls: this.placeholderCalls,
     });
     if (!form) return runSearch(this.index, query, options);
     const page = runSearch(this.index, form.query, options, form);

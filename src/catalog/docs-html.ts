@@ -221,7 +221,8 @@ const COMMAND_WORD = /^[a-z][a-z0-9-]*$/;
  * --memory 4096"), or any line after a shell prompt ("# vgs"). A bare word without a prompt
  * is output or a file's content, and so is a line after a prompted one. A block that also has
  * commands without a prompt may use "#" for comments ("# create a new VM" above "qm create
- * 9000 ..."), and what follows its "#" is not known to be typed.
+ * 9000 ..."), and what follows its "#" is not known to be typed. A prompted command keeps the
+ * names of the values printed after it ("Quorate:  Yes"), each once.
  */
 function commandsOf(lines: readonly string[]): { line: string; prompted?: true; output?: string[] }[] {
   const mixed = lines.some((raw) => /^[a-z][a-z0-9-]* \S/.test(raw));
@@ -234,7 +235,13 @@ function commandsOf(lines: readonly string[]): { line: string; prompted?: true; 
     const line = flat(raw.replace(PROMPT, ""));
     // What a command prints names what it reads ("Quorate:  Yes" after `pvecm status`).
     const key = !prompted && last ? OUTPUT_KEY.exec(raw) : null;
-    if (key && (last!.output ??= []).length < MAX_OUTPUT_KEYS) last!.output!.push(key[1]!.trim());
+    if (key) {
+      const printed = (last!.output ??= []);
+      const name = key[1]!.trim();
+      if (printed.length < MAX_OUTPUT_KEYS && !printed.includes(name)) printed.push(name);
+    }
+    // Output after a prompted line that is no command ("# ./configure") is none of the last command's.
+    if (prompted) last = undefined;
     if (line.length > 300 || !COMMAND_WORD.test(line.split(" ")[0]!)) continue;
     if (prompted && !mixed) {
       last = { line, prompted: true };

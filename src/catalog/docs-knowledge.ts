@@ -4,7 +4,7 @@
 import { homeOf, mapCommands, type CliMapping } from "./cli-map.ts";
 import { returnFields, type CatalogSource, type DocsPage, type Endpoint, type PathMatch } from "./model.ts";
 import { stem } from "./stem.ts";
-import { identifierWords, STOPWORDS, words } from "./text.ts";
+import { compactName, identifierWords, STOPWORDS, words } from "./text.ts";
 
 export interface CliTable {
   /** Every command by its words ("qm set"), aliases included. */
@@ -220,12 +220,9 @@ function shellExamples(
   return shell;
 }
 
-/** Most of a command's printed names a GET must return to stand for it, and its lead over the next. */
+/** The fewest of a command's printed names a GET must return to stand for it, and its least lead over the next. */
 const MIN_FIELDS_READ = 3;
 const LEAD_FIELDS_READ = 2;
-
-/** A returned field's or a printed value's name without case, spaces or punctuation ("Node ID" is `nodeid`). */
-const fieldKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
 
 /** Per endpoint, the keys of the fields a GET returns (none for the other methods). */
 export function returnedKeys(endpoints: readonly Endpoint[]): ReadonlySet<string>[] {
@@ -233,7 +230,7 @@ export function returnedKeys(endpoints: readonly Endpoint[]): ReadonlySet<string
     if (e.method !== "GET") return new Set<string>();
     const names: string[] = [];
     returnFields(e.returns, names, []);
-    return new Set(names.map(fieldKey));
+    return new Set(names.map(compactName));
   });
 }
 
@@ -246,7 +243,7 @@ export function readsLike(
   printed: readonly string[],
   returned: readonly ReadonlySet<string>[],
 ): { endpoint: number; fields: string[] } | undefined {
-  const wanted = new Map(printed.map((name) => [fieldKey(name), name] as const));
+  const wanted = new Map(printed.map((name) => [compactName(name), name] as const));
   let best: { endpoint: number; fields: string[] } | undefined;
   let runnerUp = 0;
   returned.forEach((keys, endpoint) => {

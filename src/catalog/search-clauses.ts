@@ -6,6 +6,7 @@ import { GROUP_METHOD_HINTS, METHOD_HINTS } from "./synonyms.ts";
 import { STOPWORDS, words } from "./text.ts";
 import {
   isEnglishVerb,
+  introducesName,
   ASIDE_WEIGHT,
   KNOWING_VERBS,
   DETERMINERS,
@@ -32,7 +33,13 @@ export function markContext(tokens: Token[], query: string): void {
   const first = chunks.slice(0, end + 1).map((c) => c.toLowerCase().replace(/[,;]$/, ""));
   const be = first.findIndex((c) => BE.has(c));
   if (be < 1 || QUESTION_WORDS.has(first[0]!)) return;
-  const lastWords = words(chunks.slice(0, end + 1).join(" ")).length;
+  // Tokens of the first clause: its words, less the "named" that makes none ("the pool named lab is empty, …").
+  const lastWords = words(
+    chunks
+      .slice(0, end + 1)
+      .filter((_, k) => !introducesName(chunks, k))
+      .join(" "),
+  ).length;
   for (let k = 0; k < lastWords && k < tokens.length; k++) {
     tokens[k] = { ...tokens[k]!, weight: tokens[k]!.weight * ASIDE_WEIGHT, context: true };
   }

@@ -6,7 +6,7 @@ import { longestCommand, PVESH_VERBS, type CliTable } from "./docs-knowledge.ts"
 import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
-import { STOPWORDS } from "./text.ts";
+import { compactName, STOPWORDS } from "./text.ts";
 import { HTTP_METHODS } from "../proxmox/calls.ts";
 
 export interface FormContext {
@@ -18,7 +18,7 @@ export interface FormContext {
   /** Every placeholder name the API's paths use ("vmid", "storage", "volume"). */
   placeholders?: ReadonlySet<string>;
   /** A value the schema lists for a path placeholder with the segment after it ("pveproxy restart"). */
-  placeholderValues?: ReadonlySet<string>;
+  placeholderCalls?: ReadonlySet<string>;
 }
 
 export interface RecognizedForm {
@@ -98,10 +98,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   // it is the command's argument ("pveum acl delete /storage/nfs1"), not an API path.
   const cli = ctx.cli;
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
-  // "systemctl restart pveproxy": a value of a path placeholder and the segment after it
-  // (/nodes/{node}/services/{service}/restart) spell an API call, so the words search as they are.
-  const spellsCall = lower.some((value) => lower.some((next) => ctx.placeholderValues?.has(`${value} ${next}`)));
-  if (cli && at < 0 && !spellsCall) {
+  if (cli && at < 0 && !spellsCall(lower, ctx.placeholderCalls)) {
     const shell = shellCommand(query, lower, cli, ctx);
     if (shell) return shell;
   }
@@ -163,11 +160,12 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   // "pvesm prune-backups … --dry-run": an option spelling the handler of another method of the
   // same path calls that one instead (pve-storage, PVE/CLI/pvesm.pm: its `prunebackups` calls
   // PVE::API2::Storage::PruneBackups->dryrun, the GET, when given dry-run).
-  const handler = (name: string) => name.toLowerCase().replace(/[-_]/g, "");
   const siblings = ctx.methodsOf(endpoint.path).filter((id) => id !== mapping.endpoint);
   let called = name;
   for (const option of lower.slice(at + length).filter((t) => /^--?[a-z]/.test(t))) {
-    const named = siblings.find((id) => handler(ctx.endpoints[id]!.name) === handler(option));
+    // "pvesm set local --delete content": an option the endpoint takes is its own parameter.
+    if (Object.hasOwn(endpoint.parameters, option.replace(/^--?/, ""))) continue;
+    const named = siblings.find((id) => compactName(ctx.endpoints[id]!.name) === compactName(option));
     if (named === undefined) continue;
     pinned.unshift(named);
     called = `${name} ${option}`;
@@ -183,6 +181,15 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       `${called} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,
     ],
   };
+}
+
+/**
+ * "systemctl restart pveproxy": a value of a path placeholder and the segment after it
+ * (/nodes/{node}/services/{service}/restart) spell an API call, so the words search as they are.
+ */
+function spellsCall(tokens: readonly string[], calls: ReadonlySet<string> | undefined): boolean {
+  if (!calls?.size) return false;
+  return tokens.some((value) => tokens.some((next) => calls.has(`${value} ${next}`)));
 }
 
 /** Most docs examples whose words describe one shell command. */

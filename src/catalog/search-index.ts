@@ -72,6 +72,8 @@ export interface SearchIndex {
   agentCommand: Uint8Array;
   /** 1 for endpoints that answer with a picture ("returns PNG"). */
   returnsImage: Uint8Array;
+  /** 1 for a guest's own power actions (POST .../{vmid}/status/reboot). */
+  powerAction: Uint8Array;
   /** For a GET list whose items have a GET of their own: the stem of its last segment ("role" for /access/roles). */
   collectionOf: (string | undefined)[];
   /** For a POST that adds an item to such a list: the stem of what it adds ("group" for POST /access/groups). */
@@ -360,6 +362,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     agentTwin: agentTwins(endpoints),
     agentCommand: Uint8Array.from(endpoints, (e) => (isAgentCommand(e) ? 1 : 0)),
     returnsImage: Uint8Array.from(endpoints, (e) => (/\breturns PNG\b/i.test(e.description) ? 1 : 0)),
+    powerAction: Uint8Array.from(endpoints, (e) =>
+      e.method === "POST" && /\/\{vmid\}\/status\/[a-z]+$/.test(e.path) ? 1 : 0,
+    ),
     collectionOf,
     creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
     collectionStems: new Set(listed.values()),

@@ -279,7 +279,10 @@ function senseByObject(index: SearchIndex, ids: number[], after: readonly string
   const machine = ids.filter((id) => MACHINE_SENSE.has(index.leads[id]!));
   const feature = ids.filter((id) => FEATURE_SENSE.has(index.leads[id]!));
   if (machine.length === 0 || feature.length === 0) return ids;
-  const object = after.find((w) => !DETERMINERS.has(w) && !PARTICLES.has(w) && !STOPWORDS.has(w));
+  // "turn them off": a pronoun for machines is the object, though a stopword.
+  const object = after.find(
+    (w) => MACHINE_WORDS.has(w) || (!DETERMINERS.has(w) && !PARTICLES.has(w) && !STOPWORDS.has(w)),
+  );
   if (object === undefined) return ids;
   const keep = MACHINE_WORDS.has(object) ? feature : machine;
   return ids.filter((id) => !keep.includes(id));
@@ -407,8 +410,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // verb opens ("pull the plug") is the verb.
   const verbLength = stated ? (phraseAt(rawStems, stated.at, index.phrases)?.[1] ?? 1) : 0;
   const object = stated ? objectWords(tokens, stated.at + verbLength - 1) : [];
-  const verbOnOther =
-    object.length > 0 && !object.some((w) => QEMU_WORDS.has(w) || LXC_WORDS.has(w) || GUEST_WORDS.has(w));
+  // "the server 101" may be a guest; "the physical server", "the host machine" are not.
+  const guestLike =
+    object.some((w) => QEMU_WORDS.has(w) || LXC_WORDS.has(w) || GUEST_WORDS.has(w)) ||
+    (object.some((w) => MACHINE_WORDS.has(w)) && !object.some((w) => NODE_WORDS.has(w)));
+  const verbOnOther = object.length > 0 && !guestLike;
   // "turn the VM back on": a verb and its particle with the object between them are the phrase "turn on".
   for (let i = 0; i < raw.length; i++) {
     if (phraseAt(rawStems, i, index.phrases) || !index.phrases.firstStems.has(rawStems[i]!)) continue;

@@ -172,6 +172,11 @@ function isValue(chunk: string, base: number): boolean {
   return base < 1 || /\d/.test(chunk) || /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) || /^["'].+["'][.,;:!?]*$/.test(chunk);
 }
 
+/** "named" or "called" with a name after it: it makes no token ("a pool named lab"). */
+export function introducesName(chunks: readonly string[], k: number): boolean {
+  return /^(called|named)$/i.test(chunks[k]!) && k + 1 < chunks.length;
+}
+
 /**
  * The query's words with their weights; `namesValue` when it names an object (a number, an
  * ID, a path, a name); `named` the words next to such a name ("role" in "PVEAuditor role",
@@ -209,7 +214,7 @@ export function tokenize(
   chunks.forEach((chunk, k) => {
     // "a pool named lab": "named" only says that a name follows, which the object's key takes
     // whatever the API calls that key (poolid, snapname, name), so it is no word to match.
-    if (/^(called|named)$/i.test(chunk) && k + 1 < chunks.length) return;
+    if (introducesName(chunks, k)) return;
     // "a snapshot called test", "security group webservers": a name.
     const base = baseOf(chunk, k);
     if (isValue(chunk, base)) namesValue = true;
@@ -345,11 +350,15 @@ export function objectWords(tokens: readonly VerbToken[], at: number): string[] 
   for (let k = at + 1; k < tokens.length; k++) {
     const t = tokens[k]!;
     if (k > at + 1 && t.clauseStart) break;
-    // A name or a number ends the phrase ("VM 155"); a pronoun's noun is said elsewhere ("kill it").
+    // A name or a number ends the phrase ("VM 155"); a pronoun first is an object whose noun
+    // is said elsewhere ("kill it"), a pronoun later ends the phrase ("the services it runs").
     if (t.literal || /\d/.test(t.word)) break;
-    if (PRONOUNS.has(t.word)) return [];
-    // Before the noun, a particle of the verb, determiners and quantifiers ("shut down all the
-    // guests"); after it, a particle, a preposition or a stop word ends it ("turn the VM back on").
+    if (PRONOUNS.has(t.word)) {
+      if (phrase.length === 0) return [];
+      break;
+    }
+    // Before the noun, particles, prepositions and stop words are passed over ("shut down all the
+    // guests", "reboot into the BIOS"); after it, they end it ("turn the VM back on").
     if (PARTICLES.has(t.word) || STOPWORDS.has(t.word) || PREPOSITIONS.has(t.word)) {
       if (phrase.length === 0) continue;
       break;

@@ -44,11 +44,11 @@ export function valueKinds(chunk: string): ValueKind[] {
   const slash = v.indexOf("/");
   if (slash > 0 && IPV4.test(v.slice(0, slash)) && /^\/\d{1,2}$/.test(v.slice(slash))) return ["cidr"];
   if (IPV4.test(v)) return ["ip"];
-  // host:port ("mail.corp.local:587", "10.1.1.9:8089", not the time "01:00"): an address with
-  // its port, though parse_volume_id would read the first as a volume ID; no storage names a
-  // volume by a bare number.
+  // host:port ("mail.corp.local:587", "10.1.1.9:8089"): an address with its port, though
+  // parse_volume_id would read the first as a volume ID. A name without a dot before a number
+  // stays a storage ("local-lvm:32" allocates 32 GiB there), and "01:00" a time of day.
   const hostPort = /^([a-z0-9][a-z0-9.-]*):\d{1,5}$/i.exec(v);
-  if (hostPort && (/[a-z]/i.test(hostPort[1]!) || IPV4.test(hostPort[1]!))) return ["port"];
+  if (hostPort && (/[a-z].*\.|\.[a-z]/i.test(hostPort[1]!) || IPV4.test(hostPort[1]!))) return ["port"];
   // storage:name, as pve-storage parses a volume ID (PVE::Storage::parse_volume_id).
   if (/^[a-z][a-z0-9._-]*[a-z0-9]:[^:/\s][^\s]*$/i.test(v) && !/^https?:/i.test(v)) return ["volume"];
   if (VOLUME_NAMES.some((name) => name.test(v))) return ["volume"];

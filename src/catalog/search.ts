@@ -288,7 +288,7 @@ export function runSearch(
       ownTwin: index.agentTwin[id] === OWN_TWIN,
       agentCommand: index.agentCommand[id] === 1,
       createsGuest: index.createsGuest[id] === 1,
-      powerAction: e.method === "POST" && /\/\{vmid\}\/status\/[a-z]+$/.test(e.path),
+      powerAction: index.powerAction[id] === 1,
       missesValue: !takesValues(id),
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),

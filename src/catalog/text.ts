@@ -10,6 +10,11 @@ export function identifierWords(name: string): string[] {
   return words(name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/\[n\]/g, ""));
 }
 
+/** A name without case, spaces or punctuation: "Node ID" is `nodeid`, "--dry-run" is `dryrun`. */
+export function compactName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
 /** Words that carry no meaning for finding an endpoint. */
 export const STOPWORDS = new Set(
   (

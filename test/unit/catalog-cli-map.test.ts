@@ -259,6 +259,14 @@ describe("commands in the prose", () => {
     ]);
   });
 
+  test("what follows a prompted line that is no command is none of the last command's output; names count once", async () => {
+    const page = await parseDocsPage(
+      "x.html",
+      block("# pvecm status\nName:   prod\nName:   prod\n# ./configure\nQuorate:  Yes"),
+    );
+    expect(page.examples.map((e) => [e.line, e.output])).toEqual([["pvecm status", ["Name"]]]);
+  });
+
   test("a monospaced command with an option in running text is an inline example; file names and values are not", async () => {
     const html = [
       '<h2 id="_apply">Apply Network Changes</h2>',

@@ -157,7 +157,7 @@ describe("shell commands the docs show", () => {
       },
     };
     expect(recognizeForm("systemctl restart pveproxy", one)?.described).toBe("Certificates. Restart the proxy.");
-    const spelled = { ...one, placeholderValues: new Set(["pveproxy restart"]) };
+    const spelled = { ...one, placeholderCalls: new Set(["pveproxy restart"]) };
     expect(recognizeForm("systemctl restart pveproxy", spelled)).toBeUndefined();
   });
 });

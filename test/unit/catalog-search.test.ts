@@ -259,6 +259,7 @@ describe("query rules", () => {
     ["shut down all the guests", ["guests"]],
     ["restart vm 100", ["vm"]],
     ["kill it now", []],
+    ["restart the services it runs", ["services"]],
     ["stop 100", []],
   ])("%j: the verb acts on %j", (query, object) => {
     expect(objectWords(tokens(query), 0)).toEqual(object);
@@ -658,6 +659,26 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // An option the command's endpoint takes is its own parameter, not another method's handler.
+  test.skipIf(!docsPresent)("pvesm set local --delete content: the PUT, not the DELETE", () => {
+    const page = withDocs!.search("pvesm set local --delete content", { limit: 3 });
+    expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe("PUT /storage/{storage}");
+    expect(page.notes).toEqual(["pvesm set calls PUT /storage/{storage} (from the pvesm man page)"]);
+  });
+
+  // "them" after "turn … off" is a machine: it is shut down, not a feature disabled.
+  test("the VMs on pve2 are idle, turn them off: no sense of disabling", () => {
+    const stems = analyzeQuery(buildSearchIndex([]), "the VMs on pve2 are idle, turn them off").concepts.flatMap(
+      (c) => [...c.terms.keys()],
+    );
+    expect(stems).toContain("shutdown");
+    expect(stems).not.toContain("disabl");
+  });
+  // "the server 101" may be a guest, so its reboot is no power action on something else.
+  test.skipIf(!present)("reboot the server 101: the VM's reboot first", () => {
+    expect(ranked(real!, "reboot the server 101")[0]).toBe("POST /nodes/{node}/qemu/{vmid}/status/reboot");
+  });
+
   // pve-storage's pvesm calls the GET `dryrun` for prune-backups --dry-run, the DELETE without it.
   test.skipIf(!docsPresent).each([
     ["pvesm prune-backups nfs-store --keep-weekly 2 --dry-run", "GET", "pvesm prune-backups --dry-run calls"],
@@ -673,7 +694,7 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
-describe("words said aside", () => {
+describe('a name after "named" or "called"', () => {
   const index = buildSearchIndex([]);
   test.each([["a pool named lab"], ["a guest called web1"]])(
     "%s: the word that introduces the name is no word of the query",
@@ -684,6 +705,18 @@ describe("words said aside", () => {
       expect(words).toHaveLength(query.split(" ").length - 1);
     },
   );
+
+  // The word that makes no token is no word of a first clause either: "delete" stays the request's verb.
+  test.each([
+    ["the pool named lab is empty, delete it", "DELETE"],
+    ["the snapshot called pre-upgrade is stale, remove it", "DELETE"],
+  ])("%s: %s", (query, method) => {
+    expect<string | undefined>(analyzeQuery(index, query).method).toBe(method);
+  });
+});
+
+describe("words said aside", () => {
+  const index = buildSearchIndex([]);
   test.each([
     ["shut VM 610 down through the agent rather than by ACPI", "acpi"],
     ["browse the files of a PBS backup so I can restore one file", "restor"],

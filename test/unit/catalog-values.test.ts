@@ -60,10 +60,13 @@ describe("valueKinds", () => {
     ["0000:41:00.0", ["pci"]],
     ["01:00.0,", ["pci"]],
     ["01:00", ["calendar"]],
-    // An address with its port, not a volume ID on a storage named like a host.
+    // An address with its port, not a volume ID on a storage named like a host; a storage and a
+    // size ("local-lvm:32", a new 32 GiB volume) stays a volume.
     ["mail.corp.local:587", ["port"]],
     ["10.1.1.9:8089", ["port"]],
-    ["influx:8089,", ["port"]],
+    ["influx.lan:8089,", ["port"]],
+    ["local-lvm:32", ["volume"]],
+    ["ceph-pool:8", ["volume"]],
     ["local:100/vm-100-disk-0.qcow2", ["volume"]],
   ])("%s", (chunk, kinds) => {
     expect(valueKinds(chunk)).toEqual(kinds as never);
