@@ -141,9 +141,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       ...(guest ? { guest } : {}),
       notes: [
         `${name} is a CLI-only command with no API endpoint of its own${mapping.description ? ` (${mapping.description})` : ""}; ${
-          reads
-            ? `${describe(ctx.endpoints[reads.endpoint]!)} returns what it prints (${reads.fields.join(", ")}), then the nearest endpoints`
-            : "these are the nearest endpoints"
+          reads ? `${returnsWhatItPrints(reads, ctx)}, then the nearest endpoints` : "these are the nearest endpoints"
         }`,
       ],
     };
@@ -181,6 +179,11 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       `${called} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,
     ],
   };
+}
+
+/** "GET /cluster/status returns what it prints (Name, Nodes, Node ID, Quorate)". */
+function returnsWhatItPrints(reads: { endpoint: number; fields: string[] }, ctx: FormContext): string {
+  return `${describe(ctx.endpoints[reads.endpoint]!)} returns what it prints (${reads.fields.join(", ")})`;
 }
 
 /**
@@ -236,8 +239,8 @@ function shellCommand(
       ? titles.join(". ")
       : [...new Set(nearest.flatMap((e) => [e.title, leadIn(e.paragraph)]))].filter(Boolean).join(". ");
   // `zpool status` prints a pool's state, scan and errors, which GET /nodes/{node}/disks/zfs/{name} returns.
-  const reads = [...new Set(nearest.flatMap((e) => (e.readsLike ? [e.readsLike.endpoint] : [])))];
-  const readsLike = reads.length === 1 ? nearest.find((e) => e.readsLike)!.readsLike! : undefined;
+  const reading = nearest.flatMap((e) => (e.readsLike ? [e.readsLike] : []));
+  const readsLike = new Set(reading.map((r) => r.endpoint)).size === 1 ? reading[0] : undefined;
   return {
     pinned: readsLike ? [readsLike.endpoint] : [],
     ordered: true,
@@ -245,9 +248,7 @@ function shellCommand(
     described,
     notes: [
       `${command} is a shell command on the node, not an API call; ${
-        readsLike
-          ? `${describe(ctx.endpoints[readsLike.endpoint]!)} returns what it prints (${readsLike.fields.join(", ")}); `
-          : ""
+        readsLike ? `${returnsWhatItPrints(readsLike, ctx)}; ` : ""
       }the docs show it under "${nearest[0]!.title}", and these are the endpoints nearest to what they say of it`,
     ],
   };

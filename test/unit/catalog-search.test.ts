@@ -38,6 +38,17 @@ import { silentLogger } from "../../src/log.ts";
 const HELD_OUT_QUERIES = resolve(import.meta.dir, "../fixtures/search-heldout.json");
 
 /** The PVE 9.1 catalog, and with `docs` a second one with the 9.1.3 docs attached as the server reads them (the same loader, from a local directory). */
+/** The top five, as "METHOD /path". */
+const ranked = (catalog: Catalog, query: string) =>
+  catalog.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`);
+
+/** The first hit, as "METHOD /path", and what the answer notes. */
+function firstWithNotes(catalog: Catalog, query: string): { first: string | undefined; notes: string[] } {
+  const page = catalog.search(query, { limit: 3 });
+  const hit = page.hits[0];
+  return { first: hit ? `${hit.method} ${hit.path}` : undefined, notes: page.notes ?? [] };
+}
+
 async function realCatalogs(docs: boolean): Promise<{ plain: Catalog; withDocs?: Catalog }> {
   const schema = readFileSync(SCHEMA_FILES["9.1"].file, "utf8");
   const plain = Catalog.fromText(schema, { kind: "inline", location: "9.1" });
@@ -526,8 +537,6 @@ describe("the seventh round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, seventh round", SCHEMA_DIR);
   const docsPresent = present && haveSharedData("catalog search, seventh round", DOCS_DIR);
   const { plain: real, withDocs } = present ? await realCatalogs(docsPresent) : {};
-  const ranked = (catalog: Catalog, query: string) =>
-    catalog.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`);
 
   test.skipIf(!present).each([
     // A flag is set both ways in either tense: "switch off" sets the repository's `enabled`.
@@ -595,8 +604,6 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, eighth round", SCHEMA_DIR);
   const docsPresent = present && haveSharedData("catalog search, eighth round", DOCS_DIR);
   const { plain: real, withDocs } = present ? await realCatalogs(docsPresent) : {};
-  const ranked = (catalog: Catalog, query: string) =>
-    catalog.search(query, { limit: 5 }).hits.map((h) => `${h.method} ${h.path}`);
 
   test.skipIf(!present).each([
     // "named" only says that a name follows: the object's key takes it, whatever the API calls it.
@@ -636,20 +643,22 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
 
   // A command with no API twin stands for the GET that returns what its examples print.
   test.skipIf(!docsPresent)("pvecm status: the cluster status first, saying why", () => {
-    const page = withDocs!.search("pvecm status", { limit: 3 });
-    expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe("GET /cluster/status");
-    expect(page.notes).toEqual([
-      "pvecm status is a CLI-only command with no API endpoint of its own (Displays the local view of the cluster status.); GET /cluster/status returns what it prints (Name, Nodes, Node ID, Quorate), then the nearest endpoints",
-    ]);
+    expect(firstWithNotes(withDocs!, "pvecm status")).toEqual({
+      first: "GET /cluster/status",
+      notes: [
+        "pvecm status is a CLI-only command with no API endpoint of its own (Displays the local view of the cluster status.); GET /cluster/status returns what it prints (Name, Nodes, Node ID, Quorate), then the nearest endpoints",
+      ],
+    });
   });
 
   // So does a shell command: `zpool status` prints a pool's state, scan and errors.
   test.skipIf(!docsPresent)("zpool status tank: the pool's details first", () => {
-    const page = withDocs!.search("zpool status tank", { limit: 3 });
-    expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe("GET /nodes/{node}/disks/zfs/{name}");
-    expect(page.notes).toEqual([
-      expect.stringContaining("GET /nodes/{node}/disks/zfs/{name} returns what it prints (state, scan, errors)"),
-    ]);
+    expect(firstWithNotes(withDocs!, "zpool status tank")).toEqual({
+      first: "GET /nodes/{node}/disks/zfs/{name}",
+      notes: [
+        expect.stringContaining("GET /nodes/{node}/disks/zfs/{name} returns what it prints (state, scan, errors)"),
+      ],
+    });
   });
 
   // A service the API names, with the action after it in the path, spells the API call.
@@ -661,9 +670,10 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
 
   // An option the command's endpoint takes is its own parameter, not another method's handler.
   test.skipIf(!docsPresent)("pvesm set local --delete content: the PUT, not the DELETE", () => {
-    const page = withDocs!.search("pvesm set local --delete content", { limit: 3 });
-    expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe("PUT /storage/{storage}");
-    expect(page.notes).toEqual(["pvesm set calls PUT /storage/{storage} (from the pvesm man page)"]);
+    expect(firstWithNotes(withDocs!, "pvesm set local --delete content")).toEqual({
+      first: "PUT /storage/{storage}",
+      notes: ["pvesm set calls PUT /storage/{storage} (from the pvesm man page)"],
+    });
   });
 
   // "them" after "turn … off" is a machine: it is shut down, not a feature disabled.
@@ -684,13 +694,10 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
     ["pvesm prune-backups nfs-store --keep-weekly 2 --dry-run", "GET", "pvesm prune-backups --dry-run calls"],
     ["pvesm prune-backups nfs-store --keep-weekly 2", "DELETE", "pvesm prune-backups calls"],
   ])("%s: the %s first", (query, method, note) => {
-    const page = withDocs!.search(query, { limit: 3 });
-    expect(`${page.hits[0]?.method} ${page.hits[0]?.path}`).toBe(
-      `${method} /nodes/{node}/storage/{storage}/prunebackups`,
-    );
-    expect(page.notes).toEqual([
-      `${note} ${method} /nodes/{node}/storage/{storage}/prunebackups (from the pvesm man page)`,
-    ]);
+    expect(firstWithNotes(withDocs!, query)).toEqual({
+      first: `${method} /nodes/{node}/storage/{storage}/prunebackups`,
+      notes: [`${note} ${method} /nodes/{node}/storage/{storage}/prunebackups (from the pvesm man page)`],
+    });
   });
 });
 
