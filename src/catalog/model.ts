@@ -213,3 +213,34 @@ export function returnFields(returns: unknown, names: string[], values: string[]
   }
   if (r.items) returnFields(r.items, names, values, depth + 1);
 }
+
+/** Fields whose values say what kind of thing an item is. */
+const KIND_FIELD = /^(type|content|kind)$/;
+
+/**
+ * The value lists of an endpoint's enums of kinds, its parameters' and its returned fields'
+ * ("qemu", "lxc", "node", "storage" for the `type` of the items /cluster/resources returns;
+ * "images", "iso", "backup" for a storage's `content`).
+ */
+export function kindEnumsOf(e: Endpoint): string[][] {
+  const out: string[][] = [];
+  const add = (name: string, values: unknown) => {
+    if (!KIND_FIELD.test(name) || !Array.isArray(values)) return;
+    const kinds = values.filter((v): v is string => typeof v === "string");
+    if (kinds.length >= 2) out.push(kinds);
+  };
+  for (const [name, p] of Object.entries(e.parameters)) add(name, p.enum);
+  const walk = (node: unknown, depth: number) => {
+    if (!node || typeof node !== "object" || depth > 3) return;
+    const r = node as { properties?: unknown; items?: unknown };
+    if (r.properties && typeof r.properties === "object") {
+      for (const [name, prop] of Object.entries(r.properties as Record<string, unknown>)) {
+        add(name, (prop as { enum?: unknown } | null)?.enum);
+        walk(prop, depth + 1);
+      }
+    }
+    if (r.items) walk(r.items, depth + 1);
+  };
+  walk(e.returns, 0);
+  return out;
+}

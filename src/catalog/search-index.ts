@@ -1,6 +1,6 @@
 // Builds the search index: each endpoint a small document of weighted fields, plus the facts
 // about it that the score factors use (guest kind, item or collection, navigation, twins).
-import { isDeprecated, placeholders, returnFields, type Endpoint } from "./model.ts";
+import { kindEnumsOf, isDeprecated, placeholders, returnFields, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
@@ -114,6 +114,8 @@ export interface SearchIndex {
   lastSegmentStems: Set<string>;
   /** Run-together words of paths and handler names that do not split into known words ("fstrim"). */
   compounds: string[];
+  /** By term: the endpoints with an enum of kinds that has a value of that term, and which of their enums (`endpoint * ENUMS_PER_ENDPOINT + enum`). */
+  enumSpans: Map<string, number[]>;
 }
 
 /** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
@@ -387,6 +389,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     identity,
     compounds: [...compounds],
     lastSegmentStems,
+    enumSpans: enumSpans(endpoints, terms, postings),
   };
 }
 
@@ -433,4 +436,27 @@ function ofItem(path: string, listed: ReadonlyMap<string, string>): string | und
   const segments = path.split("/");
   const at = segments.findLastIndex((s) => s.startsWith("{"));
   return at > 0 ? listed.get(segments.slice(0, at).join("/")) : undefined;
+}
+
+/** Enums of kinds counted per endpoint, at most (the schema's most is a handful). */
+export const ENUMS_PER_ENDPOINT = 256;
+
+/** Which enums of kinds of which endpoints each term is a value of. */
+function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, postings: Postings): Map<string, number[]> {
+  const spans = new Map<string, number[]>();
+  endpoints.forEach((e, id) => {
+    kindEnumsOf(e)
+      .slice(0, ENUMS_PER_ENDPOINT)
+      .forEach((values, k) => {
+        const seen = new Set<number>();
+        for (const value of values) for (const t of terms.identifier(value)) seen.add(t);
+        for (const t of seen) {
+          const term = postings.termOf(t);
+          const keys = spans.get(term);
+          if (keys) keys.push(id * ENUMS_PER_ENDPOINT + k);
+          else spans.set(term, [id * ENUMS_PER_ENDPOINT + k]);
+        }
+      });
+  });
+  return spans;
 }

@@ -3,6 +3,7 @@ import { stem } from "./stem.ts";
 import { words } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { diversify } from "./search-rank.ts";
+import { ENUMS_PER_ENDPOINT } from "./search-index.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";
@@ -163,6 +164,36 @@ const SATURATION = 2;
 /** How much rarer than itself the API's word for a synonym typed may count ("move" -> migrate). */
 const SYNONYM_RAISE = 1.2;
 
+/**
+ * What each of two or more values of one enum of kinds is worth to its endpoint when one query
+ * names them ("every VM and container": qemu and lxc, the `type` of /cluster/resources' items),
+ * in the concept's IDF: a word of the endpoint's summary (weight 2, saturated), not a value in passing.
+ */
+const SPAN_VALUE = 1.5;
+
+/**
+ * Per concept, the endpoints with an enum of kinds of which the query names two values or
+ * more, each by its own concept: the endpoint deals in those kinds together.
+ */
+function enumSpanned(index: SearchIndex, concepts: ReturnType<typeof analyzeQuery>["concepts"]): Set<number>[] {
+  const byEnum = new Map<number, Set<number>>();
+  concepts.forEach((concept, c) => {
+    if (concept.verb) return;
+    for (const [term, weight] of concept.terms) {
+      if (weight < EQUIVALENT_WEIGHT) continue;
+      for (const key of index.enumSpans.get(term) ?? []) {
+        const set = byEnum.get(key) ?? new Set<number>();
+        set.add(c);
+        byEnum.set(key, set);
+      }
+    }
+  });
+  const out: Set<number>[] = concepts.map(() => new Set());
+  for (const [key, cs] of byEnum)
+    if (cs.size >= 2) for (const c of cs) out[c]!.add(Math.floor(key / ENUMS_PER_ENDPOINT));
+  return out;
+}
+
 export function runSearch(
   index: SearchIndex,
   query: string,
@@ -181,7 +212,8 @@ export function runSearch(
   let totalWeight = 0;
   const idfOf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const caps: number[] = [];
-  for (const concept of analysis.concepts) {
+  const spanned = enumSpanned(index, analysis.concepts);
+  analysis.concepts.forEach((concept, c) => {
     best.fill(0);
     // A synonym can be no rarer than the word typed: "cluster" must not score like "datacenter".
     let cap = 0;
@@ -211,7 +243,7 @@ export function runSearch(
       }
       if (looseDf === 0) {
         caps.push(0);
-        continue;
+        return;
       }
       cap = idfOf(df || looseDf);
     }
@@ -236,6 +268,13 @@ export function runSearch(
         }
       }
     }
+    for (const id of spanned[c] ?? []) {
+      const value = cap * SPAN_VALUE;
+      if (value > best[id]!) {
+        best[id] = value;
+        byParams[id] = 0;
+      }
+    }
     totalWeight += concept.weight;
     for (let id = 0; id < n; id++) {
       if (best[id]! > 0) {
@@ -246,7 +285,7 @@ export function runSearch(
         matched[id] = matched[id]! + concept.weight * share;
       }
     }
-  }
+  });
   const lift = paramLift(index, analysis, caps, idfOf);
   const asked = new Set<string>();
   for (const concept of analysis.concepts) {

@@ -99,7 +99,7 @@ export const HAND_GROUPS: readonly (readonly string[])[] = [
     "trend",
     "trends",
   ],
-  ["metrics", "metric", "influxdb", "graphite", "opentelemetry", "monitoring", "telemetry"],
+  ["metrics", "metric", "influxdb", "graphite", "opentelemetry", "telemetry"],
   ["notification", "notifications", "notify", "alert", "alerts", "alerting"],
   ["email", "emails", "mail", "mails", "e-mail"],
   ["smtp", "smtp relay", "smtp server", "mail relay", "mail server", "relay host"],
@@ -184,6 +184,8 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = HAND_GROUPS.map
 export const RELATED: Readonly<Record<string, readonly string[]>> = {
   // "an HTML5 based vnc viewer (noVNC)": the `console` option of /cluster/options.
   novnc: ["vnc"],
+  // "monitoring" stems to the API's monitor, a QEMU monitor or a Ceph monitor (mon): no equal of metrics.
+  monitoring: ["metrics"],
   guest: ["qemu", "lxc", "vm", "container"],
   guests: ["qemu", "lxc", "vm", "container"],
   machine: ["qemu", "vm"],

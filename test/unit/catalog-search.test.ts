@@ -30,6 +30,7 @@ import {
   markPrevented,
 } from "../../src/catalog/search-clauses.ts";
 import { stem } from "../../src/catalog/stem.ts";
+import { kindEnumsOf } from "../../src/catalog/model.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
 import { dirPlan, DocsLoader } from "../../src/catalog/docs-loader.ts";
@@ -698,6 +699,60 @@ describe("the eighth round of issue 11, on PVE 9.1", async () => {
       first: `${method} /nodes/{node}/storage/{storage}/prunebackups`,
       notes: [`${note} ${method} /nodes/{node}/storage/{storage}/prunebackups (from the pvesm man page)`],
     });
+  });
+});
+
+describe("the ninth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, ninth round", SCHEMA_DIR);
+  const docsPresent = present && haveSharedData("catalog search, ninth round", DOCS_DIR);
+  const { plain: real, withDocs } = present ? await realCatalogs(docsPresent) : {};
+
+  // Several values of one enum of kinds named together: the `type` of /cluster/resources' items
+  // is qemu, lxc, storage, node..., so the one list of all of them.
+  test.skipIf(!present)("VMs, containers and storages of the cluster: the cluster's resources first", () => {
+    expect(ranked(real!, "list all virtual machines, containers and storages of the cluster")[0]).toBe(
+      "GET /cluster/resources",
+    );
+  });
+  test.skipIf(!docsPresent)("every VM, container, node and storage: the cluster's resources in the top five", () => {
+    expect(ranked(withDocs!, "one overview of every VM, container, node and storage with their status")).toContain(
+      "GET /cluster/resources",
+    );
+  });
+
+  // "monitoring" stems to the API's monitor (QEMU's, Ceph's): it is no equal of metrics.
+  test.skipIf(!present)("statistics for the monitoring: the metric server first, no QEMU monitor", () => {
+    const hits = ranked(real!, "send node and guest statistics to our monitoring graphite server");
+    expect(hits[0]).toBe("POST /cluster/metrics/server/{id}");
+    expect(hits).not.toContain("POST /nodes/{node}/qemu/{vmid}/monitor");
+  });
+  test.skipIf(!present).each([
+    ["run a command on the QEMU monitor of VM 100", "POST /nodes/{node}/qemu/{vmid}/monitor"],
+    ["list ceph monitors", "GET /nodes/{node}/ceph/mon"],
+  ])("%s: still %s", (query, expected) => {
+    expect(ranked(real!, query)[0]).toBe(expected);
+  });
+});
+
+describe("kindEnumsOf: the enums that say what kind of thing an item is", () => {
+  const endpoint = (parameters: Record<string, unknown>, returns: unknown = {}) =>
+    ({ method: "GET", path: "/x", name: "x", description: "", parameters, returns, allowtoken: true }) as never;
+  test.each([
+    ["a parameter named type", endpoint({ type: { enum: ["vm", "storage", "node"] } }), [["vm", "storage", "node"]]],
+    ["a parameter named content", endpoint({ content: { enum: ["iso", "vztmpl"] } }), [["iso", "vztmpl"]]],
+    ["another parameter's enum", endpoint({ mode: { enum: ["snapshot", "stop"] } }), []],
+    ["a single value", endpoint({ type: { enum: ["vm"] } }), []],
+    [
+      "a returned item's type",
+      endpoint(
+        {},
+        { type: "array", items: { type: "object", properties: { type: { enum: ["qemu", "lxc", "node"] } } } },
+      ),
+      [["qemu", "lxc", "node"]],
+    ],
+    ["numbers only", endpoint({ type: { enum: [0, 1] } }), []],
+  ])("%s", (_name, e, expected) => {
+    expect(kindEnumsOf(e)).toEqual(expected);
   });
 });
 
