@@ -34,6 +34,8 @@ export interface DocsKnowledge {
   texts: string[][];
   /** Per endpoint: values the docs define for its parameters (SSH for `macro`), indexed like the schema's enum values (emptied once indexed). */
   values: string[][];
+  /** The same by parameter name: the values of `macro` (SSH, HTTPS...), which name that parameter. */
+  paramValues: Map<string, string[]>;
   /** How many commands were mapped to an endpoint, and to how many endpoints. */
   mapped: { commands: number; endpoints: number };
   /** Acronyms the pages define. */
@@ -141,11 +143,14 @@ export function buildDocsKnowledge(
   });
   const byStem = new Map([...takers.keys()].map((name) => [stem(name), name] as const));
   const values: string[][] = endpoints.map(() => []);
+  const paramValues = new Map<string, string[]>();
   for (const page of pages) {
     for (const list of page.definitions ?? []) {
       const title = titleWords(list.title);
-      const valuesOf = title.length === 1 ? takers.get(byStem.get(title[0]!) ?? "") : undefined;
-      for (const term of list.terms) for (const id of valuesOf ?? []) values[id]!.push(term);
+      const param = title.length === 1 ? byStem.get(title[0]!) : undefined;
+      if (param === undefined) continue;
+      for (const term of list.terms) for (const id of takers.get(param) ?? []) values[id]!.push(term);
+      paramValues.set(param, [...(paramValues.get(param) ?? []), ...list.terms]);
     }
   }
   for (const page of pages) {
@@ -184,6 +189,7 @@ export function buildDocsKnowledge(
     cli,
     texts,
     values,
+    paramValues,
     mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
     acronyms: pages.flatMap((p) => p.acronyms ?? []),
   };

@@ -46,6 +46,8 @@ export interface DocsVocabulary {
   texts: readonly (readonly string[])[];
   /** Per endpoint: the values the docs define for its parameters (SSH, HTTPS for `macro`). */
   values?: readonly (readonly string[])[];
+  /** By parameter name: the values the docs define for it, which name the parameter as its enum values do. */
+  paramValues?: ReadonlyMap<string, readonly string[]>;
   acronyms?: readonly (readonly [string, string])[];
 }
 
@@ -351,7 +353,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     endpoints,
     postings,
     placeholders: endpoints.map((e) => placeholders(e.path)),
-    params: buildParamDocs(endpoints, terms, postings),
+    params: buildParamDocs(endpoints, terms, postings, docs?.paramValues, lastSegmentStems),
     setter: Uint8Array.from(endpoints, (e) => (isSetter(e) ? 1 : 0)),
     settings: Uint16Array.from(endpoints, (e) => Object.keys(e.parameters).length),
     scope: endpoints.map((e) =>

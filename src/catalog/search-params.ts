@@ -62,8 +62,18 @@ export function spelledOut(name: string, description: string): string[] | undefi
   return undefined;
 }
 
-/** The parameter documents of the write endpoints. */
-export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache, main: Postings): ParamDocs {
+/**
+ * The parameter documents of the write endpoints. `docsValues` holds, by parameter name, the
+ * values the docs define for it; `objectNames` the stems that name the API's objects (the words
+ * of last path segments).
+ */
+export function buildParamDocs(
+  endpoints: readonly Endpoint[],
+  terms: TermCache,
+  main: Postings,
+  docsValues?: ReadonlyMap<string, readonly string[]>,
+  objectNames?: ReadonlySet<string>,
+): ParamDocs {
   const postings = new Postings();
   const endpointOf: number[] = [];
   const names: string[] = [];
@@ -90,6 +100,13 @@ export function buildParamDocs(endpoints: readonly Endpoint[], terms: TermCache,
       const antonym = p.type === "boolean" ? FLAG_ANTONYMS[name] : undefined;
       if (antonym) put(terms.identifier(antonym), PARAM_NAMED);
       for (const value of p.enum ?? []) if (typeof value === "string") put(terms.identifier(value), PARAM_NAMED);
+      // So do the values the docs define for it (SSH, HTTPS for `macro`), but one that is the name
+      // of something of the API's own ("SMTP", "DNS") is read as that thing.
+      for (const value of docsValues?.get(name) ?? [])
+        put(
+          terms.identifier(value).filter((t) => !objectNames?.has(main.termOf(t))),
+          PARAM_NAMED,
+        );
       if (p.description) put(terms.text(p.description), PARAM_TEXT);
       if (p.format && typeof p.format === "object") {
         for (const [key, sub] of Object.entries(p.format)) {

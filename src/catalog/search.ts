@@ -175,10 +175,13 @@ const SPAN_VALUE = 1.5;
  * Per concept, the endpoints with an enum of kinds of which the query names two values or
  * more, each by its own concept: the endpoint deals in those kinds together.
  */
-function enumSpanned(index: SearchIndex, concepts: ReturnType<typeof analyzeQuery>["concepts"]): Set<number>[] {
+function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Set<number>[] {
+  const { concepts } = analysis;
   const byEnum = new Map<number, Set<number>>();
   concepts.forEach((concept, c) => {
     if (concept.verb) return;
+    // "make vnet prod VLAN-aware": a noun before a name names that one object, no kind among others.
+    if ([...concept.primaries].some((p) => analysis.namedByName?.has(p))) return;
     for (const [term, weight] of concept.terms) {
       if (weight < EQUIVALENT_WEIGHT) continue;
       for (const key of index.enumSpans.get(term) ?? []) {
@@ -212,7 +215,7 @@ export function runSearch(
   let totalWeight = 0;
   const idfOf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const caps: number[] = [];
-  const spanned = enumSpanned(index, analysis.concepts);
+  const spanned = enumSpanned(index, analysis);
   analysis.concepts.forEach((concept, c) => {
     best.fill(0);
     // A synonym can be no rarer than the word typed: "cluster" must not score like "datacenter".

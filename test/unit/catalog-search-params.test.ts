@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { Endpoint } from "../../src/catalog/model.ts";
 import { isDeprecated } from "../../src/catalog/model.ts";
 import { buildSearchIndex } from "../../src/catalog/search.ts";
-import { spelledOut } from "../../src/catalog/search-params.ts";
+import { PARAM_NAMED, spelledOut } from "../../src/catalog/search-params.ts";
 
 describe("spelledOut: the words a run-together name abbreviates, as its description spells them", () => {
   test.each<[string, string, string[] | undefined]>([
@@ -72,5 +72,43 @@ describe("isDeprecated: a parameter retired by its description, not one of its v
     [undefined, false],
   ])("%s: %p", (description, retired) => {
     expect(isDeprecated(description)).toBe(retired);
+  });
+});
+
+describe("values the docs define for a parameter name it, as enum values do", () => {
+  const endpoint = (method: string, path: string, parameters: Record<string, unknown>) =>
+    ({ method, path, name: "x", description: "", parameters }) as unknown as Endpoint;
+  const endpoints = [
+    endpoint("POST", "/cluster/firewall/rules", {
+      macro: { type: "string", description: "Use predefined standard macro." },
+      comment: { type: "string" },
+    }),
+    endpoint("GET", "/cluster/notifications/endpoints/smtp", {}),
+  ];
+  // pve-firewall(8)'s "Macro Definitions" define SSH, HTTPS and SMTP for `macro`.
+  const index = buildSearchIndex(endpoints, {
+    texts: [[], []],
+    paramValues: new Map([["macro", ["SSH", "HTTPS", "SMTP"]]]),
+  });
+  const macroNamedBy = (term: string) => {
+    const doc = index.params.names.indexOf("macro");
+    const list = index.params.postings.get(term);
+    const k = list?.ids.indexOf(doc) ?? -1;
+    return k >= 0 ? list!.weights[k] : undefined;
+  };
+
+  test.each<[string, number | undefined]>([
+    ["ssh", PARAM_NAMED],
+    ["http", PARAM_NAMED], // HTTPS, stemmed
+    // "smtp" names an object of the API (the SMTP notification target): it is read as that.
+    ["smtp", undefined],
+  ])("%s -> %p", (term, weight) => {
+    expect(macroNamedBy(term)).toBe(weight);
+  });
+
+  test("without docs, nothing names `macro` but its name", () => {
+    const plain = buildSearchIndex(endpoints);
+    const doc = plain.params.names.indexOf("macro");
+    expect(plain.params.postings.get("ssh")?.ids.includes(doc) ?? false).toBe(false);
   });
 });

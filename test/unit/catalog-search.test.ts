@@ -720,6 +720,17 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // The values pve-firewall(8) defines for `macro` (SSH, HTTPS...) name that parameter of a rule.
+  test.skipIf(!docsPresent).each([
+    ["permit ssh to container 412 only from 192.0.2.0/24", "POST /nodes/{node}/lxc/{vmid}/firewall/rules"],
+    [
+      "allow SSH from the office network to every host at the datacenter firewall level",
+      "POST /cluster/firewall/rules",
+    ],
+  ])("%s: first %s", (query, expected) => {
+    expect(ranked(withDocs!, query)[0]).toBe(expected);
+  });
+
   // "monitoring" stems to the API's monitor (QEMU's, Ceph's): it is no equal of metrics.
   test.skipIf(!present)("statistics for the monitoring: the metric server first, no QEMU monitor", () => {
     const hits = ranked(real!, "send node and guest statistics to our monitoring graphite server");
