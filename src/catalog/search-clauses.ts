@@ -221,3 +221,14 @@ export function markFraming(tokens: Token[]): void {
     if (!frame) return;
   }
 }
+
+/**
+ * A question of cause: "why", "what happened", "what went wrong", "what caused it", "where do I
+ * see the actual error". The API's answer to it is what it records of what happened, its logs
+ * ("Read task log.", "Read replication job log.", "Read system log").
+ */
+const CAUSE_QUESTION = /\bwhy\b|\bwhat (?:happened|went wrong|caused)\b|\bthe (?:actual |real )?(?:error|reason)\b/i;
+
+export function asksCause(query: string): boolean {
+  return CAUSE_QUESTION.test(query);
+}

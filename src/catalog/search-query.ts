@@ -15,7 +15,14 @@ import {
   valueTerm,
   type ValueKind,
 } from "./search-values.ts";
-import { markFraming, markSubordinate, markContext, markLightVerb, markPrevented } from "./search-clauses.ts";
+import {
+  asksCause,
+  markFraming,
+  markSubordinate,
+  markContext,
+  markLightVerb,
+  markPrevented,
+} from "./search-clauses.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
@@ -390,6 +397,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (namesTargetNode(query)) valueConcept("target");
   // "replicate VM 101 every 15 minutes", "a nightly backup": a schedule in words is a calendar event.
   if (namesRecurrence(query)) valueConcept("calendar");
+  // "replication of VM 130 keeps failing and I have no idea why": the log, as if it were said.
+  if (asksCause(query)) wordConcept("log", 1);
   // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
   if (namesPort(query)) valueConcept("port");
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.

@@ -23,6 +23,7 @@ import {
 import { respelled } from "../../src/catalog/search-terms.ts";
 import { analyzeQuery, namesHostByName } from "../../src/catalog/search-query.ts";
 import {
+  asksCause,
   markFraming,
   markSubordinate,
   markContext,
@@ -731,6 +732,14 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(withDocs!, query)[0]).toBe(expected);
   });
 
+  // A question of cause asks for the log.
+  test.skipIf(!present).each([
+    ["the replication job of container 210 keeps failing, why?", "GET /nodes/{node}/replication/{id}/log"],
+    ["what went wrong with replication job 105-0", "GET /nodes/{node}/replication/{id}/log"],
+  ])("%s: first %s", (query, expected) => {
+    expect(ranked(real!, query)[0]).toBe(expected);
+  });
+
   // "monitoring" stems to the API's monitor (QEMU's, Ceph's): it is no equal of metrics.
   test.skipIf(!present)("statistics for the monitoring: the metric server first, no QEMU monitor", () => {
     const hits = ranked(real!, "send node and guest statistics to our monitoring graphite server");
@@ -742,6 +751,21 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
     ["list ceph monitors", "GET /nodes/{node}/ceph/mon"],
   ])("%s: still %s", (query, expected) => {
     expect(ranked(real!, query)[0]).toBe(expected);
+  });
+});
+
+describe("asksCause: a question of cause", () => {
+  test.each<[string, boolean]>([
+    ["replication keeps failing and I have no idea why", true],
+    ["what happened before the node rebooted", true],
+    ["what went wrong with the last backup", true],
+    ["where do I see the actual error?", true],
+    ["what caused the fencing", true],
+    ["show the replication jobs", false],
+    ["errors of the last backup", false],
+    ["whyte-list", false],
+  ])("%s: %p", (query, asks) => {
+    expect(asksCause(query)).toBe(asks);
   });
 });
 
