@@ -232,3 +232,16 @@ const CAUSE_QUESTION = /\bwhy\b|\bwhat (?:happened|went wrong|caused)\b|\bthe (?
 export function asksCause(query: string): boolean {
   return CAUSE_QUESTION.test(query);
 }
+
+/** Words that deny an effect: "never shows up", "nothing is different", "still don't have". */
+const EFFECT_DENIED = /\b(?:never|nothing|not|still|yet)\b|n't\b/i;
+
+/**
+ * A change said done whose effect is denied: "I changed the SDN vnets but the nodes still don't
+ * have the new bridges", "I created a vnet but it doesn't exist on any node". What is left is to
+ * apply it. `changes` says whether a word is a verb of change ("changed", "created").
+ */
+export function leavesChangeToApply(query: string, changes: (word: string) => boolean): boolean {
+  const done = words(query).some((w) => (/ed$/.test(w) || w === "made") && changes(w));
+  return done && EFFECT_DENIED.test(query);
+}

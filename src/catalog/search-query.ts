@@ -17,6 +17,7 @@ import {
 } from "./search-values.ts";
 import {
   asksCause,
+  leavesChangeToApply,
   markFraming,
   markSubordinate,
   markContext,
@@ -74,6 +75,8 @@ const VERB_WEIGHT = 0.5;
 const DISPLAY_VERBS = new Set(["show", "display", "view", "see", "print", "get", "read", "fetch"]);
 /** Groups whose verbs ask to set something rather than to act. */
 const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
+/** Verbs that change a configuration: said done ("changed", "created"), they leave something to apply. */
+const CHANGE_LEADS = new Set(["create", "update"]);
 const CAUSATIVES = new Set(["make", "let", "have"]);
 /** Words that ask for a picture rather than data ("image" is also a disk image). */
 const PICTURE_WORDS = new Set(["graph", "graphs", "chart", "charts", "png", "plot", "picture", "diagram"]);
@@ -399,6 +402,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (namesRecurrence(query)) valueConcept("calendar");
   // "replication of VM 130 keeps failing and I have no idea why": the log, as if it were said.
   if (asksCause(query)) wordConcept("log", 1);
+  // "I changed the SDN vnets but the nodes still don't have the new bridges": a change said done
+  // whose effect is denied asks to apply it, as if "apply" were said.
+  const changes = (w: string) => groupsOf(w).some((g) => CHANGE_LEADS.has(index.leads[g]!));
+  if (leavesChangeToApply(query, changes)) wordConcept("apply", 1);
   // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
   if (namesPort(query)) valueConcept("port");
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.

@@ -24,6 +24,7 @@ import { respelled } from "../../src/catalog/search-terms.ts";
 import { analyzeQuery, namesHostByName } from "../../src/catalog/search-query.ts";
 import {
   asksCause,
+  leavesChangeToApply,
   markFraming,
   markSubordinate,
   markContext,
@@ -740,6 +741,13 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(real!, query)[0]).toBe(expected);
   });
 
+  // A change said done whose effect is denied asks to apply it.
+  test.skipIf(!present)("SDN edited, nothing changed on the hosts: the SDN apply first", () => {
+    expect(ranked(real!, "I edited the SDN zones yesterday but nothing changed on the hosts")[0]).toBe(
+      "PUT /cluster/sdn",
+    );
+  });
+
   // "monitoring" stems to the API's monitor (QEMU's, Ceph's): it is no equal of metrics.
   test.skipIf(!present)("statistics for the monitoring: the metric server first, no QEMU monitor", () => {
     const hits = ranked(real!, "send node and guest statistics to our monitoring graphite server");
@@ -766,6 +774,23 @@ describe("asksCause: a question of cause", () => {
     ["whyte-list", false],
   ])("%s: %p", (query, asks) => {
     expect(asksCause(query)).toBe(asks);
+  });
+});
+
+describe("leavesChangeToApply: a change said done whose effect is denied", () => {
+  const changes = (w: string) => /^(changed|edited|created|added|made)$/.test(w);
+  test.each<[string, boolean]>([
+    ["I changed the SDN vnets but the nodes still don't have the new bridges", true],
+    ["I created a vnet but it doesn't exist on any of the nodes", true],
+    ["I changed the network settings but nothing is different on the host yet", true],
+    // A change to make, not one made.
+    ["change the network settings, they are not right", false],
+    // A change made, nothing denied.
+    ["I created a vnet, now list the vnets", false],
+    // A past tense that is no change.
+    ["the node rebooted and nothing is running", false],
+  ])("%s: %p", (query, leaves) => {
+    expect(leavesChangeToApply(query, changes)).toBe(leaves);
   });
 });
 
