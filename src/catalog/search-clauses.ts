@@ -245,3 +245,15 @@ export function leavesChangeToApply(query: string, changes: (word: string) => bo
   const done = words(query).some((w) => (/ed$/.test(w) || w === "made") && changes(w));
   return done && EFFECT_DENIED.test(query);
 }
+
+/**
+ * Something going on for a while: "has been hanging for hours", "running for six hours", "stuck
+ * since this morning". In Proxmox VE what runs on its own for a while is a task (a UPID), which
+ * the API lists, logs and stops.
+ */
+const ONGOING =
+  /\b(?:running|hanging|stuck|going)\s+(?:for|since)\s+(?:\w+\s+)?(?:hours?|minutes?|days?|an? (?:hour|day|while)|ages|morning|yesterday)\b/i;
+
+export function saysOngoing(query: string): boolean {
+  return ONGOING.test(query);
+}

@@ -18,6 +18,7 @@ import {
 import {
   asksCause,
   leavesChangeToApply,
+  saysOngoing,
   markFraming,
   markSubordinate,
   markContext,
@@ -402,6 +403,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (namesRecurrence(query)) valueConcept("calendar");
   // "replication of VM 130 keeps failing and I have no idea why": the log, as if it were said.
   if (asksCause(query)) wordConcept("log", 1);
+  // "a backup has been hanging for hours, kill it": what has been running for a while is a task.
+  if (saysOngoing(query)) wordConcept("task", 1);
   // "I changed the SDN vnets but the nodes still don't have the new bridges": a change said done
   // whose effect is denied asks to apply it, as if "apply" were said.
   const changes = (w: string) => groupsOf(w).some((g) => CHANGE_LEADS.has(index.leads[g]!));

@@ -30,6 +30,7 @@ import {
   markContext,
   markLightVerb,
   markPrevented,
+  saysOngoing,
 } from "../../src/catalog/search-clauses.ts";
 import { stem } from "../../src/catalog/stem.ts";
 import { kindEnumsOf } from "../../src/catalog/model.ts";
@@ -748,6 +749,16 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // What has been running for a while is a task: stopping it is the task's DELETE.
+  test
+    .skipIf(!present)
+    .each([
+      ["the vzdump job on hv2 has been running for five hours now, abort it"],
+      ["a backup of container 301 has been hanging for hours, get rid of it"],
+    ])("%s: the task's stop first", (query) => {
+    expect(ranked(real!, query)[0]).toBe("DELETE /nodes/{node}/tasks/{upid}");
+  });
+
   // "monitoring" stems to the API's monitor (QEMU's, Ceph's): it is no equal of metrics.
   test.skipIf(!present)("statistics for the monitoring: the metric server first, no QEMU monitor", () => {
     const hits = ranked(real!, "send node and guest statistics to our monitoring graphite server");
@@ -791,6 +802,20 @@ describe("leavesChangeToApply: a change said done whose effect is denied", () =>
     ["the node rebooted and nothing is running", false],
   ])("%s: %p", (query, leaves) => {
     expect(leavesChangeToApply(query, changes)).toBe(leaves);
+  });
+});
+
+describe("saysOngoing: something going on for a while", () => {
+  test.each<[string, boolean]>([
+    ["a backup has been hanging for hours, kill it", true],
+    ["the backup on pve5 has been running for six hours, abort it", true],
+    ["the migration is stuck since this morning", true],
+    ["a task has been running for an hour", true],
+    ["keep the VM running for the demo", false],
+    ["start the VM and keep it running", false],
+    ["back up every 6 hours", false],
+  ])("%s: %p", (query, ongoing) => {
+    expect(saysOngoing(query)).toBe(ongoing);
   });
 });
 
