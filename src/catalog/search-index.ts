@@ -33,8 +33,11 @@ const FIELD = {
   returnName: 0.8,
   /** The values a returned field may take ("qemu", "lxc", "storage" for the items of /cluster/resources). */
   returnValue: 0.2,
-  /** For a cluster-wide mapping: the name and description of the guest setting that uses it (virtiofs for directory mappings). */
-  usedBy: 0.5,
+  /**
+   * For a cluster-wide mapping: the name and description of the guest setting that uses it
+   * (virtiofs for directory mappings), as much its words as its own description (calibrated, ninth round).
+   */
+  usedBy: 1,
   /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
   docs: 0.5,
   /** Words of the other methods of its resource (the collection and its items). */
