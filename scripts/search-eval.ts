@@ -57,6 +57,8 @@ const queryFiles = given.length
       `${fixtures}/search-fresh22-sealed.json`,
       `${fixtures}/search-fresh23-sealed.json`,
       `${fixtures}/search-fresh24-sealed.json`,
+      `${fixtures}/search-fresh27-sealed.json`,
+      `${fixtures}/search-fresh28-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

@@ -195,23 +195,35 @@ export function isUnder(template: readonly string[], prefix: readonly string[]):
   });
 }
 
+/** Calls `visit` with each field an endpoint returns, its items' fields included, three levels deep. */
+function eachReturnedField(returns: unknown, visit: (name: string, prop: unknown) => void, depth = 0): void {
+  if (!returns || typeof returns !== "object" || depth > 3) return;
+  const r = returns as { properties?: unknown; items?: unknown };
+  if (r.properties && typeof r.properties === "object") {
+    for (const [name, prop] of Object.entries(r.properties as Record<string, unknown>)) {
+      visit(name, prop);
+      eachReturnedField(prop, visit, depth + 1);
+    }
+  }
+  if (r.items) eachReturnedField(r.items, visit, depth + 1);
+}
+
+/** The string values of an enum, if `prop` has one. */
+const enumStrings = (prop: unknown): string[] => {
+  const allowed = (prop as { enum?: unknown } | null)?.enum;
+  return Array.isArray(allowed) ? allowed.filter((v): v is string => typeof v === "string") : [];
+};
+
 /**
  * Names of the fields an endpoint returns ("quorate", "avail"): what a reader asks for; and the
  * values they may take, which say what kinds of thing come back (the items of /cluster/resources
  * are of type qemu, lxc, node, storage...).
  */
-export function returnFields(returns: unknown, names: string[], values: string[], depth = 0): void {
-  if (!returns || typeof returns !== "object" || depth > 3) return;
-  const r = returns as { properties?: unknown; items?: unknown };
-  if (r.properties && typeof r.properties === "object") {
-    for (const [name, prop] of Object.entries(r.properties as Record<string, unknown>)) {
-      names.push(name);
-      const allowed = (prop as { enum?: unknown } | null)?.enum;
-      if (Array.isArray(allowed)) for (const v of allowed) if (typeof v === "string") values.push(v);
-      returnFields(prop, names, values, depth + 1);
-    }
-  }
-  if (r.items) returnFields(r.items, names, values, depth + 1);
+export function returnFields(returns: unknown, names: string[], values: string[]): void {
+  eachReturnedField(returns, (name, prop) => {
+    names.push(name);
+    values.push(...enumStrings(prop));
+  });
 }
 
 /** Fields whose values say what kind of thing an item is. */
@@ -224,23 +236,11 @@ const KIND_FIELD = /^(type|content|kind)$/;
  */
 export function kindEnumsOf(e: Endpoint): string[][] {
   const out: string[][] = [];
-  const add = (name: string, values: unknown) => {
-    if (!KIND_FIELD.test(name) || !Array.isArray(values)) return;
-    const kinds = values.filter((v): v is string => typeof v === "string");
+  const add = (name: string, prop: unknown) => {
+    const kinds = KIND_FIELD.test(name) ? enumStrings(prop) : [];
     if (kinds.length >= 2) out.push(kinds);
   };
-  for (const [name, p] of Object.entries(e.parameters)) add(name, p.enum);
-  const walk = (node: unknown, depth: number) => {
-    if (!node || typeof node !== "object" || depth > 3) return;
-    const r = node as { properties?: unknown; items?: unknown };
-    if (r.properties && typeof r.properties === "object") {
-      for (const [name, prop] of Object.entries(r.properties as Record<string, unknown>)) {
-        add(name, (prop as { enum?: unknown } | null)?.enum);
-        walk(prop, depth + 1);
-      }
-    }
-    if (r.items) walk(r.items, depth + 1);
-  };
-  walk(e.returns, 0);
+  for (const [name, p] of Object.entries(e.parameters)) add(name, p);
+  eachReturnedField(e.returns, add);
   return out;
 }

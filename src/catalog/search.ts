@@ -1,9 +1,8 @@
 import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
-import type { SearchIndex } from "./search-index.ts";
 import { diversify } from "./search-rank.ts";
-import { ENUMS_PER_ENDPOINT } from "./search-index.ts";
+import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";

