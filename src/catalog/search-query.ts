@@ -614,6 +614,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     (methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets)) ||
     (!methodStated && opensWithEnglishVerb(typed.tokens)) ||
     (typed.tokens.some((t) => t.prevented === "kept") && !QUESTION_WORDS.has(typed.tokens[0]?.word ?? ""));
+  // "local storage is at 98%, what backups … are taking the space?": after a clause that sets the scene.
+  const firstAsked = tokens.findIndex((t) => !t.context);
+  // "how do I abort it?" asks for a way to act, not what is.
+  const asksWhatIs = (word: string) => word !== "how" && QUESTION_WORDS.has(word) && METHOD_HINTS[word] === "GET";
   return {
     concepts,
     method,
@@ -641,7 +645,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index, (i) => tokens[i]?.literal === true),
     // "when its node boots" inside a request is no question: a question opens with its word.
-    question: stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word) && method === "GET",
+    question:
+      method === "GET" &&
+      ((stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word)) ||
+        (firstAsked > 0 && asksWhatIs(tokens[firstAsked]!.word))),
     namesGuest,
     setting,
     staying: staying(raw, (i) => tokens[i]?.literal === true, index),

@@ -308,13 +308,17 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   const hinted = METHOD_HINTS[word];
   const inherited = clauseStart ? GROUP_METHOD_HINTS.get(word) : undefined;
   const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;
-  if (!method || clauseStart) return method;
   const previous = tokens[i - 1]?.word;
+  if (previous && INTERROGATIVE_DETERMINERS.has(previous)) return undefined;
+  if (!method || clauseStart) return method;
   const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
   if (closes && previous && !STOPWORDS.has(previous) && !METHOD_HINTS[previous]) return undefined;
   if (previous === "to") return undefined;
   return method;
 }
+
+/** "what backups", "which VMs": after these a word is the noun asked about, no verb. */
+const INTERROGATIVE_DETERMINERS = new Set(["what", "which", "whose"]);
 
 /** The method the request's verb asks for, if it says one. */
 export function statedMethod(tokens: readonly VerbToken[]): MethodName | undefined {

@@ -819,6 +819,28 @@ describe("saysOngoing: something going on for a while", () => {
   });
 });
 
+describe("a question after a clause that sets the scene, and the noun after what or which", () => {
+  const index = buildSearchIndex([]);
+  test.each<[string, boolean]>([
+    ["the storage is 98% full, what backups are on it?", true],
+    ["local storage is at 98%, what backups and images are taking the space?", true],
+    ["which backups failed last night", true],
+    // "how do I …" asks for a way to act, not what is.
+    ["a task has been hanging for an hour, how do I abort it?", false],
+    ["the node is down, restart it", false],
+  ])("%s: a question %p", (query, question) => {
+    expect(analyzeQuery(index, query).question).toBe(question);
+  });
+  // "what backups": the noun asked about, no verb of backing up.
+  test.each<[string, string]>([
+    ["the storage is 98% full, what backups are on it?", "GET"],
+    ["what backups does storage nas01 hold", "GET"],
+    ["the node is down, restart it", "POST"],
+  ])("%s: %s", (query, method) => {
+    expect(analyzeQuery(index, query).method).toBe(method);
+  });
+});
+
 describe("kindEnumsOf: the enums that say what kind of thing an item is", () => {
   const endpoint = (parameters: Record<string, unknown>, returns: unknown = {}) =>
     ({ method: "GET", path: "/x", name: "x", description: "", parameters, returns, allowtoken: true }) as never;
