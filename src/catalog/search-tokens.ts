@@ -113,11 +113,16 @@ function accompanies(chunks: readonly string[], k: number): boolean {
 export const ASIDE_WEIGHT = 0.5;
 
 /** How much a word counts: values such as names, IDs and paths count little. */
+/** One chunk in straight, curly or back quotes, punctuation after it allowed. */
+const QUOTED = /^['"‘“`][^'"’”`]+['"’”`][.,;:!?]*$/;
+
 function chunkWeight(chunk: string): number {
   // A colon or stop at the end is punctuation ("healthy:"), inside it makes a value ("vm:100").
   if (/[/@:=]/.test(chunk.replace(/[.,;:!?]+$/, ""))) return 0.3;
   // A typed value ("vzdump-qemu-101-….vma.zst", "vm-100-disk-0", "10.0.0.7", "mon..fri") is no words.
   if (valueKinds(chunk).length > 0) return 0.3;
+  // A word in quotes ("the 'ops-gotify' target", "storage 'isos'") is a name given, not a word of the request.
+  if (QUOTED.test(chunk)) return 0.3;
   return 1;
 }
 
