@@ -227,33 +227,50 @@ export function markFraming(tokens: Token[]): void {
  * see the actual error". The API's answer to it is what it records of what happened, its logs
  * ("Read task log.", "Read replication job log.", "Read system log").
  */
-const CAUSE_QUESTION = /\bwhy\b|\bwhat (?:happened|went wrong|caused)\b|\bthe (?:actual |real )?(?:error|reason)\b/i;
+const CAUSE_QUESTION =
+  /\bwhy\b|\bwhat (?:happened|went wrong|caused)\b|\b(?:see|find|show|read|get|where)\b[^.?!]*\bthe (?:actual |real )?(?:error|reason)\b/i;
 
 export function asksCause(query: string): boolean {
   return CAUSE_QUESTION.test(query);
 }
 
-/** Words that deny an effect: "never shows up", "nothing is different", "still don't have". */
-const EFFECT_DENIED = /\b(?:never|nothing|not|still|yet)\b|n't\b/i;
+/** After the change, what denies its effect: "but the nodes still don't have them", "but nothing is different". */
+const EFFECT_DENIED = /\bbut\b.*?(?:\b(?:not|never|nothing|no longer)\b|n['’]t\b)/i;
 
 /**
- * A change said done whose effect is denied: "I changed the SDN vnets but the nodes still don't
- * have the new bridges", "I created a vnet but it doesn't exist on any node". What is left is to
- * apply it. `changes` says whether a word is a verb of change ("changed", "created").
+ * A change said done whose effect is then denied: "I changed the SDN vnets but the nodes still
+ * don't have the new bridges", "I created a vnet but it doesn't exist on any node". What is left
+ * is to apply it. `changes` says whether a verb's base form is a verb of change ("change",
+ * "create", "add", "edit").
  */
-export function leavesChangeToApply(query: string, changes: (word: string) => boolean): boolean {
-  const done = words(query).some((w) => (/ed$/.test(w) || w === "made") && changes(w));
-  return done && EFFECT_DENIED.test(query);
+export function leavesChangeToApply(query: string, changes: (verb: string) => boolean): boolean {
+  const verb = words(query).find((w) => pastTenseBases(w).some(changes));
+  if (verb === undefined) return false;
+  const lower = query.toLowerCase();
+  const at = lower.search(new RegExp(`\\b${verb}\\b`));
+  return at >= 0 && EFFECT_DENIED.test(lower.slice(at + verb.length));
+}
+
+/** The base forms a past tense may have: "created" create, "added" add, "edited" edit; "made" make. */
+function pastTenseBases(word: string): string[] {
+  if (word === "made") return ["make"];
+  if (!/ed$/.test(word)) return [];
+  return [word.slice(0, -1), word.slice(0, -2), ...(/([a-z])\1ed$/.test(word) ? [word.slice(0, -3)] : [])];
 }
 
 /**
- * Something going on for a while: "has been hanging for hours", "running for six hours", "stuck
- * since this morning". In Proxmox VE what runs on its own for a while is a task (a UPID), which
- * the API lists, logs and stops.
+ * A job going on for a while: "a backup has been hanging for hours", "the migration is stuck
+ * since this morning", "the backup on pve5 has been running for six hours". In Proxmox VE a job
+ * that runs on its own is a task (a UPID), which the API lists, logs and stops. Hanging or stuck
+ * says so of anything; running only of a job ("VM 100 has been running for 30 days" is uptime).
  */
-const ONGOING =
-  /\b(?:running|hanging|stuck|going)\s+(?:for|since)\s+(?:\w+\s+)?(?:hours?|minutes?|days?|an? (?:hour|day|while)|ages|morning|yesterday)\b/i;
+const FOR_A_WHILE =
+  /\b(hanging|stuck|running)\s+(?:for|since)\s+(?:(?:the\s+)?(?:last|past)\s+)?(?:\w+\s+)?(?:hours?|minutes?|days?|weeks?|an? (?:hour|day|while)|ages|morning|yesterday)\b/i;
+const JOBS =
+  /\b(?:backups?|vzdump|migrations?|tasks?|jobs?|replications?|restores?|clones?|snapshots?|uploads?|downloads?|imports?)\b/i;
 
 export function saysOngoing(query: string): boolean {
-  return ONGOING.test(query);
+  const found = FOR_A_WHILE.exec(query);
+  if (!found) return false;
+  return found[1]!.toLowerCase() !== "running" || JOBS.test(query.slice(0, found.index));
 }

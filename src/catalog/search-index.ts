@@ -453,8 +453,12 @@ function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, postings: P
     kindEnumsOf(e)
       .slice(0, ENUMS_PER_ENDPOINT)
       .forEach((values, k) => {
+        // One word per value ("qemu", "vztmpl"); a value of several ("serial-port-socket-only") is no kind.
         const seen = new Set<number>();
-        for (const value of values) for (const t of terms.identifier(value)) seen.add(t);
+        for (const value of values) {
+          const words = terms.identifier(value);
+          if (words.length === 1) seen.add(words[0]!);
+        }
         for (const t of seen) {
           const term = postings.termOf(t);
           const keys = spans.get(term);

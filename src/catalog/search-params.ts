@@ -32,6 +32,8 @@ const FLAG_ANTONYMS: Readonly<Record<string, string>> = {
   disabled: "enable",
 };
 
+/** Longest value a parameter that takes a word rather than a text allows (a firewall macro's is 128). */
+const MAX_WORD_LENGTH = 1024;
 /** Shortest leading piece of a word an abbreviation keeps ("gen" of "generation"); a whole word may be shorter ("id"). */
 const MIN_PIECE = 3;
 
@@ -64,8 +66,8 @@ export function spelledOut(name: string, description: string): string[] | undefi
 
 /**
  * The parameter documents of the write endpoints. `docsValues` holds, by parameter name, the
- * values the docs define for it; `objectNames` the stems that name the API's objects (the words
- * of last path segments).
+ * values the docs define for it; `objectNames` the stems that name what the API's paths end in
+ * (its objects and actions).
  */
 export function buildParamDocs(
   endpoints: readonly Endpoint[],
@@ -100,13 +102,19 @@ export function buildParamDocs(
       const antonym = p.type === "boolean" ? FLAG_ANTONYMS[name] : undefined;
       if (antonym) put(terms.identifier(antonym), PARAM_NAMED);
       for (const value of p.enum ?? []) if (typeof value === "string") put(terms.identifier(value), PARAM_NAMED);
-      // So do the values the docs define for it (SSH, HTTPS for `macro`), but one that is the name
-      // of something of the API's own ("SMTP", "DNS") is read as that thing.
-      for (const value of docsValues?.get(name) ?? [])
-        put(
-          terms.identifier(value).filter((t) => !objectNames?.has(main.termOf(t))),
-          PARAM_NAMED,
-        );
+      // So do the values the docs define for it (SSH, HTTPS for `macro`), when it takes a word, not
+      // a text (the agent's file-write `content`); a term of a definition list that ends in a colon
+      // is a key beside it ("swap:" under `memory`), and a value that is what one of the API's
+      // paths ends in ("SMTP", "DNS", "Ping") is read as that.
+      if (!(typeof p.maxLength === "number" && p.maxLength > MAX_WORD_LENGTH))
+        for (const value of docsValues?.get(name) ?? []) {
+          if (value.trim().endsWith(":")) continue;
+          // Its words as typed: a macro's name is not split into words it happens to hold (IPsec, Webmin).
+          put(
+            terms.text(value).filter((t) => !objectNames?.has(main.termOf(t))),
+            PARAM_NAMED,
+          );
+        }
       if (p.description) put(terms.text(p.description), PARAM_TEXT);
       if (p.format && typeof p.format === "object") {
         for (const [key, sub] of Object.entries(p.format)) {

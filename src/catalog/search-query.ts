@@ -76,6 +76,8 @@ const VERB_WEIGHT = 0.5;
 const DISPLAY_VERBS = new Set(["show", "display", "view", "see", "print", "get", "read", "fetch"]);
 /** Groups whose verbs ask to set something rather than to act. */
 const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
+/** After "which", a relative clause's verb ("…, which is fine"). */
+const RELATIVE_BE = new Set(["is", "was", "are", "were"]);
 /** Verbs that change a configuration: said done ("changed", "created"), they leave something to apply. */
 const CHANGE_LEADS = new Set(["create", "update"]);
 const CAUSATIVES = new Set(["make", "let", "have"]);
@@ -407,7 +409,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (saysOngoing(query)) wordConcept("task", 1);
   // "I changed the SDN vnets but the nodes still don't have the new bridges": a change said done
   // whose effect is denied asks to apply it, as if "apply" were said.
-  const changes = (w: string) => groupsOf(w).some((g) => CHANGE_LEADS.has(index.leads[g]!));
+  const changes = (verb: string) => groupsOf(verb).some((g) => CHANGE_LEADS.has(index.leads[g]!));
   if (leavesChangeToApply(query, changes)) wordConcept("apply", 1);
   // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
   if (namesPort(query)) valueConcept("port");
@@ -616,8 +618,13 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     (typed.tokens.some((t) => t.prevented === "kept") && !QUESTION_WORDS.has(typed.tokens[0]?.word ?? ""));
   // "local storage is at 98%, what backups … are taking the space?": after a clause that sets the scene.
   const firstAsked = tokens.findIndex((t) => !t.context);
-  // "how do I abort it?" asks for a way to act, not what is.
-  const asksWhatIs = (word: string) => word !== "how" && QUESTION_WORDS.has(word) && METHOD_HINTS[word] === "GET";
+  // "how do I abort it?" asks for a way to act, not what is; "VM 100 is stopped, which is fine,
+  // …" goes on about the clause before.
+  const asksWhatIs = (at: number) => {
+    const word = tokens[at]!.word;
+    if (word === "which" && RELATIVE_BE.has(tokens[at + 1]?.word ?? "")) return false;
+    return word !== "how" && QUESTION_WORDS.has(word) && METHOD_HINTS[word] === "GET";
+  };
   return {
     concepts,
     method,
@@ -648,7 +655,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     question:
       method === "GET" &&
       ((stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word)) ||
-        (firstAsked > 0 && asksWhatIs(tokens[firstAsked]!.word))),
+        (firstAsked > 0 && asksWhatIs(firstAsked))),
     namesGuest,
     setting,
     staying: staying(raw, (i) => tokens[i]?.literal === true, index),

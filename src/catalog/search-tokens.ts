@@ -112,10 +112,10 @@ function accompanies(chunks: readonly string[], k: number): boolean {
 /** Words said aside: after "rather", "instead", "so", "because", "not" or "don't", or what comes along ("including"). */
 export const ASIDE_WEIGHT = 0.5;
 
-/** How much a word counts: values such as names, IDs and paths count little. */
 /** One chunk in straight, curly or back quotes, punctuation after it allowed. */
 const QUOTED = /^['"‘“`][^'"’”`]+['"’”`][.,;:!?]*$/;
 
+/** How much a word counts: values such as names, IDs and paths count little. */
 function chunkWeight(chunk: string): number {
   // A colon or stop at the end is punctuation ("healthy:"), inside it makes a value ("vm:100").
   if (/[/@:=]/.test(chunk.replace(/[.,;:!?]+$/, ""))) return 0.3;

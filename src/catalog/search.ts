@@ -176,7 +176,8 @@ const SPAN_VALUE = 1.5;
  */
 function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Set<number>[] {
   const { concepts } = analysis;
-  const byEnum = new Map<number, Set<number>>();
+  // Per enum (endpoint * ENUMS_PER_ENDPOINT + enum): each concept that names one of its values, and by which value.
+  const byEnum = new Map<number, Map<number, string>>();
   concepts.forEach((concept, c) => {
     if (concept.verb) return;
     // "make vnet prod VLAN-aware": a noun before a name names that one object, no kind among others.
@@ -184,15 +185,18 @@ function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof analyzeQuer
     for (const [term, weight] of concept.terms) {
       if (weight < EQUIVALENT_WEIGHT) continue;
       for (const key of index.enumSpans.get(term) ?? []) {
-        const set = byEnum.get(key) ?? new Set<number>();
-        set.add(c);
-        byEnum.set(key, set);
+        const named = byEnum.get(key) ?? new Map<number, string>();
+        if (!named.has(c)) named.set(c, term);
+        byEnum.set(key, named);
       }
     }
   });
   const out: Set<number>[] = concepts.map(() => new Set());
-  for (const [key, cs] of byEnum)
-    if (cs.size >= 2) for (const c of cs) out[c]!.add(Math.floor(key / ENUMS_PER_ENDPOINT));
+  for (const [key, named] of byEnum) {
+    // Two values or more, each named by its own concept.
+    if (named.size < 2 || new Set(named.values()).size < 2) continue;
+    for (const c of named.keys()) out[c]!.add(Math.floor(key / ENUMS_PER_ENDPOINT));
+  }
   return out;
 }
 

@@ -80,30 +80,49 @@ describe("values the docs define for a parameter name it, as enum values do", ()
     ({ method, path, name: "x", description: "", parameters }) as unknown as Endpoint;
   const endpoints = [
     endpoint("POST", "/cluster/firewall/rules", {
-      macro: { type: "string", description: "Use predefined standard macro." },
-      comment: { type: "string" },
+      macro: { type: "string", maxLength: 128, description: "Use predefined standard macro." },
+      memory: { type: "integer", description: "Memory in MiB." },
     }),
+    // A text, not a word: the file's content.
+    endpoint("POST", "/nodes/{node}/qemu/{vmid}/agent/file-write", {
+      content: { type: "string", maxLength: 61440, description: "The content to write into the file." },
+    }),
+    endpoint("POST", "/storage", { content: { type: "string", format: "pve-storage-content-list" } }),
     endpoint("GET", "/cluster/notifications/endpoints/smtp", {}),
   ];
-  // pve-firewall(8)'s "Macro Definitions" define SSH, HTTPS and SMTP for `macro`.
+  // pve-firewall(8)'s "Macro Definitions" define SSH, HTTPS, IPsec and SMTP for `macro`, pvesm(1)
+  // defines the content types, and a definition list under `memory` holds the key "swap:".
   const index = buildSearchIndex(endpoints, {
-    texts: [[], []],
-    paramValues: new Map([["macro", ["SSH", "HTTPS", "SMTP"]]]),
+    texts: endpoints.map(() => []),
+    paramValues: new Map([
+      ["macro", ["SSH", "HTTPS", "IPsec", "SMTP"]],
+      ["content", ["iso", "backup"]],
+      ["memory", ["swap:"]],
+    ]),
   });
-  const macroNamedBy = (term: string) => {
-    const doc = index.params.names.indexOf("macro");
+  const namedBy = (param: string, path: string, term: string) => {
+    const doc = index.params.names.findIndex(
+      (name, k) => name === param && index.endpoints[index.params.endpointOf[k]!]!.path === path,
+    );
     const list = index.params.postings.get(term);
     const k = list?.ids.indexOf(doc) ?? -1;
     return k >= 0 ? list!.weights[k] : undefined;
   };
 
-  test.each<[string, number | undefined]>([
-    ["ssh", PARAM_NAMED],
-    ["http", PARAM_NAMED], // HTTPS, stemmed
-    // "smtp" names an object of the API (the SMTP notification target): it is read as that.
-    ["smtp", undefined],
-  ])("%s -> %p", (term, weight) => {
-    expect(macroNamedBy(term)).toBe(weight);
+  test.each<[string, string, string, number | undefined]>([
+    ["macro", "/cluster/firewall/rules", "ssh", PARAM_NAMED],
+    ["macro", "/cluster/firewall/rules", "http", PARAM_NAMED], // HTTPS, stemmed
+    ["macro", "/cluster/firewall/rules", "ipsec", PARAM_NAMED],
+    // Not split into words it happens to hold.
+    ["macro", "/cluster/firewall/rules", "sec", undefined],
+    // "smtp" is what an API path ends in (the SMTP notification target): it is read as that.
+    ["macro", "/cluster/firewall/rules", "smtp", undefined],
+    ["content", "/storage", "iso", PARAM_NAMED],
+    ["content", "/nodes/{node}/qemu/{vmid}/agent/file-write", "iso", undefined],
+    // A key beside the parameter, not a value of it.
+    ["memory", "/cluster/firewall/rules", "swap", undefined],
+  ])("%s of %s, %s -> %p", (param, path, term, weight) => {
+    expect(namedBy(param, path, term)).toBe(weight);
   });
 
   test("without docs, nothing names `macro` but its name", () => {

@@ -790,34 +790,52 @@ describe("asksCause: a question of cause", () => {
     ["show the replication jobs", false],
     ["errors of the last backup", false],
     ["whyte-list", false],
+    // "the error" or "the reason" is asked for only after a verb of seeing or finding.
+    ["set the reason for the maintenance", false],
+    ["clear the error state of HA resource vm:100", false],
+    ["show me the actual error of the last replication", true],
   ])("%s: %p", (query, asks) => {
     expect(asksCause(query)).toBe(asks);
   });
 });
 
-describe("leavesChangeToApply: a change said done whose effect is denied", () => {
-  const changes = (w: string) => /^(changed|edited|created|added|made)$/.test(w);
+describe("leavesChangeToApply: a change said done whose effect is then denied", () => {
+  const changes = (verb: string) => ["change", "edit", "create", "add", "make"].includes(verb);
   test.each<[string, boolean]>([
     ["I changed the SDN vnets but the nodes still don't have the new bridges", true],
-    ["I created a vnet but it doesn't exist on any of the nodes", true],
+    ["I created a vnet but it doesn\u2019t exist on any of the nodes", true],
     ["I changed the network settings but nothing is different on the host yet", true],
+    ["I added a vnet but the nodes don't have it", true],
     // A change to make, not one made.
     ["change the network settings, they are not right", false],
-    // A change made, nothing denied.
+    // A change made, nothing denied after it.
     ["I created a vnet, now list the vnets", false],
+    ["I created VM 100 and still need to add a disk", false],
+    ["delete the snapshots created before yesterday that are not needed", false],
     // A past tense that is no change.
-    ["the node rebooted and nothing is running", false],
+    ["the node rebooted but nothing is running", false],
   ])("%s: %p", (query, leaves) => {
     expect(leavesChangeToApply(query, changes)).toBe(leaves);
   });
+  // Wired to the verb groups of the search: "added" is "add", of the group of creating.
+  test("through analyzeQuery: the apply concept", () => {
+    const stems = (query: string) =>
+      analyzeQuery(buildSearchIndex([]), query).concepts.flatMap((c) => [...c.terms.keys()]);
+    expect(stems("I added a vnet but the nodes don't have it")).toContain(stem("apply"));
+    expect(stems("I added a vnet and the nodes have it")).not.toContain(stem("apply"));
+  });
 });
 
-describe("saysOngoing: something going on for a while", () => {
+describe("saysOngoing: a job going on for a while", () => {
   test.each<[string, boolean]>([
     ["a backup has been hanging for hours, kill it", true],
     ["the backup on pve5 has been running for six hours, abort it", true],
     ["the migration is stuck since this morning", true],
     ["a task has been running for an hour", true],
+    ["the restore is hanging for the last two hours", true],
+    // Running says so only of a job: a guest or a node running for days is its uptime.
+    ["VM 100 has been running for 30 days, show its uptime", false],
+    ["the node has been running for days without a reboot", false],
     ["keep the VM running for the demo", false],
     ["start the VM and keep it running", false],
     ["back up every 6 hours", false],
@@ -835,6 +853,8 @@ describe("a question after a clause that sets the scene, and the noun after what
     // "how do I …" asks for a way to act, not what is.
     ["a task has been hanging for an hour, how do I abort it?", false],
     ["the node is down, restart it", false],
+    // A relative "which" goes on about the clause before it.
+    ["VM 100 is stopped, which is fine, now delete it", false],
   ])("%s: a question %p", (query, question) => {
     expect(analyzeQuery(index, query).question).toBe(question);
   });
