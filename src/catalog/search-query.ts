@@ -586,6 +586,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     if (verb) verb.weight *= VERB_WEIGHT;
   }
   if (!method && !acts && concepts.length > 0) method = "GET";
+  // "the node rebooted by itself overnight, what happened before that": a question of cause is
+  // answered by reading; the event it asks about is no request.
+  if (asksCause(query)) {
+    method = "GET";
+    methodStated = true;
+  }
   // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
   const target = (i: number) =>
     TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));

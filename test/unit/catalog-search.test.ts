@@ -797,6 +797,15 @@ describe("asksCause: a question of cause", () => {
   ])("%s: %p", (query, asks) => {
     expect(asksCause(query)).toBe(asks);
   });
+  // The event asked about is no request: the question is answered by reading.
+  test.each([["the VM got deleted yesterday, why?"], ["pve4 rebooted by itself overnight, what happened before that"]])(
+    "%s: a read of the log",
+    (query) => {
+      const analysis = analyzeQuery(buildSearchIndex([]), query);
+      expect(analysis.method).toBe("GET");
+      expect(analysis.concepts.some((c) => c.primaries.has("log"))).toBe(true);
+    },
+  );
 });
 
 describe("leavesChangeToApply: a change said done whose effect is then denied", () => {
