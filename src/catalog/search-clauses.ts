@@ -274,3 +274,36 @@ export function saysOngoing(query: string): boolean {
   if (!found) return false;
   return found[1]!.toLowerCase() !== "running" || JOBS.test(query.slice(0, found.index));
 }
+
+/** Verbs before a participle that say the state something is in ("is locked", "got locked out"). */
+const STATE_VERBS = new Set([
+  "is",
+  "are",
+  "was",
+  "were",
+  "be",
+  "been",
+  "got",
+  "gets",
+  "get",
+  "became",
+  "stays",
+  "remains",
+]);
+
+/**
+ * A state said by a participle after a verb of being ("a user is locked out", "got locked out"),
+ * and the action that undoes it when the API names one by "un" and the verb ("unlock" of
+ * /access/users/{userid}/unlock-tfa): `isAction` says whether a word names an API action.
+ * "linked clones" says no state: no verb of being before it.
+ */
+export function undoingActions(words: readonly string[], isAction: (word: string) => boolean): string[] {
+  const out: string[] = [];
+  words.forEach((w, k) => {
+    if (!/ed$/.test(w) || !STATE_VERBS.has(words[k - 1] ?? "")) return;
+    for (const base of [w.slice(0, -2), w.slice(0, -1)]) {
+      if (base.length >= 3 && isAction(`un${base}`) && !out.includes(`un${base}`)) out.push(`un${base}`);
+    }
+  });
+  return out;
+}

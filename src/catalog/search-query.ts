@@ -19,6 +19,7 @@ import {
   asksCause,
   leavesChangeToApply,
   saysOngoing,
+  undoingActions,
   markFraming,
   markSubordinate,
   markContext,
@@ -411,6 +412,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // whose effect is denied asks to apply it, as if "apply" were said.
   const changes = (verb: string) => groupsOf(verb).some((g) => CHANGE_LEADS.has(index.leads[g]!));
   if (leavesChangeToApply(query, changes)) wordConcept("apply", 1);
+  // "user got locked out after too many wrong codes": the state said asks for the API's action
+  // that undoes it (unlock-tfa), as if that were said.
+  for (const undo of undoingActions(raw, (word) => index.lastSegmentStems.has(stem(word, index.stems))))
+    wordConcept(undo, 1);
   // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
   if (namesPort(query)) valueConcept("port");
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.

@@ -31,8 +31,10 @@ import {
   markLightVerb,
   markPrevented,
   saysOngoing,
+  undoingActions,
 } from "../../src/catalog/search-clauses.ts";
 import { stem } from "../../src/catalog/stem.ts";
+import { words } from "../../src/catalog/text.ts";
 import { kindEnumsOf } from "../../src/catalog/model.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -766,6 +768,13 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // A state said asks for the API's action that undoes it.
+  test.skipIf(!present)("locked out after bad TOTP codes: the TFA unlock first", () => {
+    expect(ranked(real!, "carol@pve is locked out after too many bad TOTP attempts")[0]).toBe(
+      "PUT /access/users/{userid}/unlock-tfa",
+    );
+  });
+
   // "monitoring" stems to the API's monitor (QEMU's, Ceph's): it is no equal of metrics.
   test.skipIf(!present)("statistics for the monitoring: the metric server first, no QEMU monitor", () => {
     const hits = ranked(real!, "send node and guest statistics to our monitoring graphite server");
@@ -888,6 +897,20 @@ describe("a word in quotes is a name given", () => {
     ["make sure the target delivers", "target", [1, false]],
   ])("%s: %s", (query, word, expected) => {
     expect(weights(query)[word]).toEqual(expected);
+  });
+});
+
+describe("undoingActions: a state said, and the API's action that undoes it", () => {
+  const isAction = (word: string) => ["unlock", "unlink"].includes(word);
+  test.each<[string, string[]]>([
+    ["a user is locked out after too many wrong codes", ["unlock"]],
+    ["user got locked out after typing the wrong 2fa code", ["unlock"]],
+    // No verb of being before it: a kind of clone, not a state.
+    ["turn VM 300 into a golden image I can make linked clones from", []],
+    // A state the API has no undoing action for.
+    ["the VM is stopped", []],
+  ])("%s: %j", (query, actions) => {
+    expect(undoingActions(words(query), isAction)).toEqual(actions);
   });
 });
 
