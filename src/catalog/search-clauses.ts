@@ -228,7 +228,7 @@ export function markFraming(tokens: Token[]): void {
  * ("Read task log.", "Read replication job log.", "Read system log").
  */
 const CAUSE_QUESTION =
-  /\bwhy\b|\bwhat (?:happened|went wrong|caused)\b|\b(?:see|find|show|read|get|where)\b[^.?!]*\bthe (?:actual |real )?(?:error|reason)\b/i;
+  /\bwhy\b|\bwhat (?:happened|went wrong|caused)\b|\b(?:see|find|show|read)\b[^.?!]*\bthe (?:actual |real )?(?:error|reason)\b/i;
 
 export function asksCause(query: string): boolean {
   return CAUSE_QUESTION.test(query);
@@ -276,32 +276,36 @@ export function saysOngoing(query: string): boolean {
 }
 
 /** Verbs before a participle that say the state something is in ("is locked", "got locked out"). */
-const STATE_VERBS = new Set([
-  "is",
-  "are",
-  "was",
-  "were",
-  "be",
-  "been",
-  "got",
-  "gets",
-  "get",
-  "became",
-  "stays",
-  "remains",
+const STATE_VERBS = new Set(["is", "are", "was", "were", "been", "got", "became", "stays", "remains"]);
+/** What may follow such a participle when it says a state ("locked out", "locked after …"), not a kind ("linked clones"). */
+const AFTER_STATE = new Set([
+  "out",
+  "after",
+  "since",
+  "by",
+  "because",
+  "and",
+  "but",
+  "again",
+  "now",
+  "for",
+  "from",
+  "when",
 ]);
 
 /**
  * A state said by a participle after a verb of being ("a user is locked out", "got locked out"),
  * and the action that undoes it when the API names one by "un" and the verb ("unlock" of
  * /access/users/{userid}/unlock-tfa): `isAction` says whether a word names an API action.
- * "linked clones" says no state: no verb of being before it.
+ * "linked clones" says no state: no verb of being before it, and a noun after it.
  */
 export function undoingActions(words: readonly string[], isAction: (word: string) => boolean): string[] {
   const out: string[] = [];
   words.forEach((w, k) => {
     if (!/ed$/.test(w) || !STATE_VERBS.has(words[k - 1] ?? "")) return;
-    for (const base of [w.slice(0, -2), w.slice(0, -1)]) {
+    const next = words[k + 1];
+    if (next !== undefined && !AFTER_STATE.has(next)) return;
+    for (const base of pastTenseBases(w)) {
       if (base.length >= 3 && isAction(`un${base}`) && !out.includes(`un${base}`)) out.push(`un${base}`);
     }
   });

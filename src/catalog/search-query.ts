@@ -77,6 +77,26 @@ const VERB_WEIGHT = 0.5;
 const DISPLAY_VERBS = new Set(["show", "display", "view", "see", "print", "get", "read", "fetch"]);
 /** Groups whose verbs ask to set something rather than to act. */
 const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
+/**
+ * Whether some endpoint is named by `word` (its last segment or handler, "unlock" of unlock-tfa)
+ * and takes, in its path, an object the query names: a word ("user") or a typed value's kind
+ * (carol@pve, a user) for a placeholder named by it (`userid`).
+ */
+function undoes(
+  index: SearchIndex,
+  word: string,
+  rawStems: readonly string[],
+  concepts: readonly { names?: string }[],
+): boolean {
+  const action = stem(word, index.stems);
+  const named = new Set([...rawStems, ...concepts.flatMap((c) => (c.names ? [c.names] : []))]);
+  return index.endpoints.some(
+    (_, id) =>
+      index.identity[id]!.some((unit) => unit.includes(action)) &&
+      index.placeholders[id]!.some((p) => p !== "node" && named.has(stem(p.replace(/id$/, ""), index.stems))),
+  );
+}
+
 /** After "which", a relative clause's verb ("…, which is fine"). */
 const RELATIVE_BE = new Set(["is", "was", "are", "were"]);
 /** Verbs that change a configuration: said done ("changed", "created"), they leave something to apply. */
@@ -412,10 +432,6 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // whose effect is denied asks to apply it, as if "apply" were said.
   const changes = (verb: string) => groupsOf(verb).some((g) => CHANGE_LEADS.has(index.leads[g]!));
   if (leavesChangeToApply(query, changes)) wordConcept("apply", 1);
-  // "user got locked out after too many wrong codes": the state said asks for the API's action
-  // that undoes it (unlock-tfa), as if that were said.
-  for (const undo of undoingActions(raw, (word) => index.lastSegmentStems.has(stem(word, index.stems))))
-    wordConcept(undo, 1);
   // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
   if (namesPort(query)) valueConcept("port");
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
@@ -577,9 +593,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "throw away the snapshot", "turn the VM back on": a verb phrase opening the request says the method.
   const opening = concepts.find((c) => c.verb && c.at !== undefined && tokens[c.at]!.clauseStart);
   const lead = opening?.leads?.find((l) => METHOD_HINTS[l]);
+  let requestVerbAt = stated?.at;
   if (lead && (!stated || stated.at > opening!.at!)) {
     method = METHOD_HINTS[lead];
     methodStated = true;
+    requestVerbAt = opening!.at;
   }
   // "reserve a static IP", "nuke VM 999", "allow SSH into VM 100": a request that opens with a
   // verb the vocabulary does not know still asks for an action, not a read.
@@ -592,11 +610,16 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   }
   if (!method && !acts && concepts.length > 0) method = "GET";
   // "the node rebooted by itself overnight, what happened before that": a question of cause is
-  // answered by reading; the event it asks about is no request.
-  if (asksCause(query)) {
+  // answered by reading; the event it tells in the past is no request ("…, why? delete the job" is).
+  const told = requestVerbAt === undefined || /ed$/.test(tokens[requestVerbAt]!.word);
+  if (asksCause(query) && told) {
     method = "GET";
     methodStated = true;
   }
+  // "user got locked out after too many wrong codes": a state said asks for the API's action that
+  // undoes it (unlock-tfa) when the query names what that action takes (a user), as if the action
+  // were said.
+  for (const undo of undoingActions(raw, (word) => undoes(index, word, rawStems, concepts))) wordConcept(undo, 1);
   // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
   const target = (i: number) =>
     TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));

@@ -768,6 +768,18 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // The event a question of cause asks about is no request.
+  test.skipIf(!present)("the node rebooted on its own, what happened: its log first", () => {
+    const first = ranked(real!, "the node pve2 rebooted on its own at 3am, what happened right before that")[0];
+    expect(["GET /nodes/{node}/syslog", "GET /nodes/{node}/journal"]).toContain(first ?? "");
+  });
+  // A state undone only by an action on what the query names: a VM has no unlock of its own.
+  test.skipIf(!present)("VM 100 is locked: no user's TFA unlock in the top five", () => {
+    expect(ranked(real!, "VM 100 is locked after a failed backup")).not.toContain(
+      "PUT /access/users/{userid}/unlock-tfa",
+    );
+  });
+
   // A state said asks for the API's action that undoes it.
   test.skipIf(!present)("locked out after bad TOTP codes: the TFA unlock first", () => {
     expect(ranked(real!, "carol@pve is locked out after too many bad TOTP attempts")[0]).toBe(
@@ -806,15 +818,21 @@ describe("asksCause: a question of cause", () => {
   ])("%s: %p", (query, asks) => {
     expect(asksCause(query)).toBe(asks);
   });
-  // The event asked about is no request: the question is answered by reading.
+  // The event told in the past is no request: the question is answered by reading.
   test.each([["the VM got deleted yesterday, why?"], ["pve4 rebooted by itself overnight, what happened before that"]])(
-    "%s: a read of the log",
+    "%s: a read of the log, said",
     (query) => {
       const analysis = analyzeQuery(buildSearchIndex([]), query);
-      expect(analysis.method).toBe("GET");
+      expect([analysis.method, analysis.methodStated]).toEqual(["GET", true]);
       expect(analysis.concepts.some((c) => c.primaries.has("log"))).toBe(true);
     },
   );
+  // A request beside the question stays the request.
+  test("the backup job keeps failing, no idea why, just delete the job: the DELETE", () => {
+    expect(
+      analyzeQuery(buildSearchIndex([]), "the backup job keeps failing, no idea why, just delete the job").method,
+    ).toBe("DELETE");
+  });
 });
 
 describe("leavesChangeToApply: a change said done whose effect is then denied", () => {
@@ -905,8 +923,11 @@ describe("undoingActions: a state said, and the API's action that undoes it", ()
   test.each<[string, string[]]>([
     ["a user is locked out after too many wrong codes", ["unlock"]],
     ["user got locked out after typing the wrong 2fa code", ["unlock"]],
-    // No verb of being before it: a kind of clone, not a state.
+    // No verb of being before it, or a noun or "to" after it: a kind, not a state.
     ["turn VM 300 into a golden image I can make linked clones from", []],
+    ["how do I get linked clones instead of full clones", []],
+    ["the disk is linked to template 9000, delete the VM", []],
+    ["a user is locked after a failed login", ["unlock"]],
     // A state the API has no undoing action for.
     ["the VM is stopped", []],
   ])("%s: %j", (query, actions) => {
