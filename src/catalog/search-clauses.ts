@@ -311,3 +311,22 @@ export function undoingActions(words: readonly string[], isAction: (word: string
   });
   return out;
 }
+
+/** The auxiliaries whose negation ("can't", "won't", "doesn't") says what does not happen. */
+const NEGATED_AUXILIARIES = new Set(["can", "won", "doesn", "didn", "couldn", "don"]);
+
+/**
+ * "one node died and now I can't start anything", "VM 120 won't start", "the guest doesn't react":
+ * the verb after a negated auxiliary says what fails, the symptom, not the action asked for.
+ */
+export function markInability(tokens: Token[]): void {
+  tokens.forEach((t, k) => {
+    const negated =
+      t.word === "cannot" ||
+      (t.word === "t" && NEGATED_AUXILIARIES.has(tokens[k - 1]?.word ?? "")) ||
+      (t.word === "to" && tokens[k - 1]?.word === "unable");
+    const verb = tokens[k + 1];
+    if (!negated || !verb || verb.literal || STOPWORDS.has(verb.word)) return;
+    tokens[k + 1] = { ...verb, context: true, weight: verb.weight * ASIDE_WEIGHT };
+  });
+}

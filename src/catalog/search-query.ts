@@ -17,6 +17,7 @@ import {
 } from "./search-values.ts";
 import {
   asksCause,
+  markInability,
   leavesChangeToApply,
   saysOngoing,
   undoingActions,
@@ -334,6 +335,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const typed = tokenize(index, query);
   markContext(typed.tokens, query);
   markPrevented(typed.tokens);
+  markInability(typed.tokens);
   markSubordinate(typed.tokens);
   markLightVerb(typed.tokens);
   markFraming(typed.tokens);
