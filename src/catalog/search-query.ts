@@ -427,7 +427,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "replicate VM 101 every 15 minutes", "a nightly backup": a schedule in words is a calendar event.
   if (namesRecurrence(query)) valueConcept("calendar");
   // "replication of VM 130 keeps failing and I have no idea why": the log, as if it were said.
-  if (asksCause(query)) wordConcept("log", 1);
+  const causeAsked = asksCause(query);
+  if (causeAsked) wordConcept("log", 1);
   // "a backup has been hanging for hours, kill it": what has been running for a while is a task.
   if (saysOngoing(query)) wordConcept("task", 1);
   // "I changed the SDN vnets but the nodes still don't have the new bridges": a change said done
@@ -614,7 +615,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "the node rebooted by itself overnight, what happened before that": a question of cause is
   // answered by reading; the event it tells in the past is no request ("…, why? delete the job" is).
   const told = requestVerbAt === undefined || /ed$/.test(tokens[requestVerbAt]!.word);
-  if (asksCause(query) && told) {
+  if (causeAsked && told) {
     method = "GET";
     methodStated = true;
   }
