@@ -9,6 +9,7 @@ import {
   introducesName,
   ASIDE_WEIGHT,
   KNOWING_VERBS,
+  NODE_WORDS,
   DETERMINERS,
   LEADING_WORDS,
   PARTICLES,
@@ -310,6 +311,63 @@ export function undoingActions(words: readonly string[], isAction: (word: string
     }
   });
   return out;
+}
+
+/** "keep" before a gerund says that something goes on happening ("keeps failing"), not what to keep. */
+const ASPECT_VERBS = new Set(["keep", "keeps", "kept", "keeping"]);
+/** How much such a verb counts: nothing of its own. */
+const ASPECT_WEIGHT = 0.2;
+
+/**
+ * "backups keep failing every night", "the thin pool keeps filling up", "HA keeps bouncing my
+ * VM": "keep" before a gerund says the next verb recurs; it keeps nothing (no prune, no
+ * retention), and it is no request's verb.
+ */
+export function markAspect(tokens: Token[]): void {
+  tokens.forEach((t, k) => {
+    const next = tokens[k + 1];
+    if (!ASPECT_VERBS.has(t.word) || t.literal || !next || next.literal || !/^[a-z]{2,}ing$/.test(next.word)) return;
+    tokens[k] = { ...t, context: true, clauseStart: false, weight: t.weight * ASPECT_WEIGHT };
+  });
+}
+
+/** Words after an object that say where it goes: "get every guest off pve3", "get them onto pve1". */
+const WHERE_TO = new Set(["off", "onto", "away", "over", "out"]);
+/** What may stand for the node a guest leaves ("get every guest off it"). */
+const PLACE_PRONOUNS = new Set(["it", "there"]);
+/** Verbs that only carry their object somewhere, the place after it saying where. */
+const CARRYING_VERBS = new Set(["get", "bring", "take", "shift"]);
+
+/**
+ * "get every guest off pve3", "get all its workloads onto other hosts", "take the VMs off
+ * node2": a verb that carries its object, with a word of direction after that object, moves it.
+ * The request's verb is "move" (which the API calls migrate); "get the config of VM 100" gets.
+ */
+export function markMotion(tokens: Token[]): void {
+  tokens.forEach((verb, at) => {
+    if (verb.context || verb.literal || !CARRYING_VERBS.has(verb.word)) return;
+    // The verb opens its clause: it starts it, or ("get" is a stop word) the clause's first word follows it.
+    let first = at + 1;
+    while (first < tokens.length && STOPWORDS.has(tokens[first]!.word)) first++;
+    if (!verb.clauseStart && !tokens[first]?.clauseStart) return;
+    // "get back", "get out": a word of direction right after the verb is the verb's own.
+    for (let k = at + 2; k < Math.min(tokens.length, at + 7); k++) {
+      const t = tokens[k]!;
+      if (t.clauseStart && k !== first) return;
+      if (!WHERE_TO.has(t.word) || t.literal) continue;
+      // Guests go from node to node: "off pve3", "off it", "onto other hosts"; not "onto the local
+      // storage" (a download) or "out of the cluster" (an OSD out, a node removed).
+      if (
+        !tokens
+          .slice(k + 1, k + 4)
+          .some((p) => NODE_WORDS.has(p.word) || PLACE_PRONOUNS.has(p.word) || /^[a-z]+-?\d+$/.test(p.word))
+      )
+        return;
+      if (!verb.clauseStart) tokens[first] = { ...tokens[first]!, clauseStart: false };
+      tokens[at] = { ...verb, word: "move", clauseStart: true };
+      return;
+    }
+  });
 }
 
 /** The auxiliaries whose negation ("can't", "won't", "doesn't") says what does not happen. */

@@ -18,6 +18,8 @@ import {
 import {
   asksCause,
   markInability,
+  markAspect,
+  markMotion,
   leavesChangeToApply,
   saysOngoing,
   undoingActions,
@@ -336,6 +338,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   markContext(typed.tokens, query);
   markPrevented(typed.tokens);
   markInability(typed.tokens);
+  markAspect(typed.tokens);
+  markMotion(typed.tokens);
   markSubordinate(typed.tokens);
   markLightVerb(typed.tokens);
   markFraming(typed.tokens);

@@ -23,10 +23,20 @@ export type ValueKind =
   | "target"
   | "port"
   | "iface"
-  | "pci";
+  | "pci"
+  | "acl";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
+
+/**
+ * An ACL path, as PVE::AccessControl::check_path accepts one and the 9.1 schema's permission
+ * checks name them ("/vms/100", "/pool/dev", "/sdn/zones/office/vnet10", "/access/realm/ldap",
+ * "/mapping/pci/gpu"), less those an API path also starts with ("/nodes/pve1", "/storage/local",
+ * "/access/groups/x"), which name an endpoint.
+ */
+const ACL_PATH =
+  /^\/(?:vms(?:\/[1-9]\d{2,})?|pool(?:\/[\w.-]+)?|sdn(?:\/(?:zones|vnets|controllers|dns|ipams|fabrics)(?:\/[\w.-]+){0,2})?|access\/realms?(?:\/[\w.-]+)?|mapping\/(?:pci|usb|dir)(?:\/[\w.-]+)?)$/;
 
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
@@ -41,6 +51,7 @@ export function valueKinds(chunk: string): ValueKind[] {
   if (/^(?:[0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(v)) return ["mac"];
   if (/^\/dev\/\S+$/.test(v)) return ["device"];
   if (/^\d{2,}-\d+$/.test(v)) return ["replication"];
+  if (ACL_PATH.test(v)) return ["acl"];
   const slash = v.indexOf("/");
   if (slash > 0 && IPV4.test(v.slice(0, slash)) && /^\/\d{1,2}$/.test(v.slice(slash))) return ["cidr"];
   if (IPV4.test(v)) return ["ip"];
@@ -200,7 +211,7 @@ const IP_FORMATS: ReadonlySet<string> = new Set([
 ]);
 
 /** The kinds of value a parameter takes, by its format, pattern, name or description. */
-function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueKind[] {
+function parameterKinds(name: string, p: Endpoint["parameters"][string], home: string): ValueKind[] {
   const format = typeof p.format === "string" ? p.format : "";
   const description = typeof p.description === "string" ? p.description : "";
   const pattern = typeof p.pattern === "string" ? p.pattern : "";
@@ -222,6 +233,9 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string]): ValueK
   if (IFACE_FORMATS.has(format)) kinds.push("iface");
   if (PCI_FORMATS.has(format) || PCI_PATTERN.test(pattern)) kinds.push("pci");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
+  // Under /access a `path` is an ACL path ("Access control path" of PUT /access/acl, the path
+  // GET /access/permissions dumps, the path a ticket is checked on).
+  if (name === "path" && home.startsWith("/access/")) kinds.push("acl");
   for (const [key, sub] of Object.entries(propertyStringKeys(p) ?? {})) {
     if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
     const text = (sub as { format?: unknown } | undefined)?.format;
@@ -238,7 +252,8 @@ export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
   const inPath = new Set(placeholders(e.path));
   const out = new Map<ValueKind, number>();
   for (const [name, p] of Object.entries(e.parameters)) {
-    for (const kind of parameterKinds(name, p)) out.set(kind, Math.max(out.get(kind) ?? 0, inPath.has(name) ? 2 : 1));
+    for (const kind of parameterKinds(name, p, e.path))
+      out.set(kind, Math.max(out.get(kind) ?? 0, inPath.has(name) ? 2 : 1));
   }
   return out;
 }

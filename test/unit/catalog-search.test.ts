@@ -18,6 +18,7 @@ import {
   opensWithVerb,
   particleOfVerb,
   queryChunks,
+  verbAt,
   type Token,
 } from "../../src/catalog/search-tokens.ts";
 import { respelled } from "../../src/catalog/search-terms.ts";
@@ -30,6 +31,8 @@ import {
   markContext,
   markLightVerb,
   markInability,
+  markAspect,
+  markMotion,
   markPrevented,
   saysOngoing,
   undoingActions,
@@ -809,6 +812,94 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the tenth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, tenth round", SCHEMA_DIR);
+  const { plain: real } = present ? await realCatalogs(false) : {};
+  const index = () => (real as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+
+  // "keep" before a gerund says something recurs; it keeps nothing (no prune), and the plural
+  // noun before it is no verb of a request.
+  test.skipIf(!present)("backups keep failing: the keep counts little, and it is a read", () => {
+    const analysis = analyzeQuery(index(), "backups keep failing every night, where can I see why");
+    expect(analysis.method).toBe("GET");
+    const keep = analysis.concepts.find((c) => c.terms.has("keep"));
+    expect(keep?.weight ?? 0).toBeLessThanOrEqual(0.2);
+  });
+
+  // An ACL path names what GET /access/permissions dumps and PUT /access/acl sets.
+  test
+    .skipIf(!present)
+    .each([["what may dave@pve do on /pool/prod"], ["erin@pve asks what she is allowed to do on /vms/204"]])(
+    "%s: the effective permissions first",
+    (query) => {
+      expect(ranked(real!, query)[0]).toBe("GET /access/permissions");
+    },
+  );
+
+  // A verb that carries guests off a node, or onto other nodes, moves them: migrate.
+  test.skipIf(!present)("get all the containers off node4: the node's migrate-all first", () => {
+    expect(ranked(real!, "get all the containers off node4 before the reboot")[0]).toBe(
+      "POST /nodes/{node}/migrateall",
+    );
+  });
+  test.skipIf(!present)(
+    "pve5 needs new disks, get every guest off it: a migration of all guests in the top three",
+    () => {
+      const hits = ranked(real!, "pve5 needs new disks tomorrow, get every guest off it first").slice(0, 3);
+      expect(
+        hits.some((h) => h === "POST /nodes/{node}/migrateall" || h === "POST /cluster/bulk-action/guest/migrate"),
+      ).toBe(true);
+    },
+  );
+  test.skipIf(!present).each([
+    ["take an OSD out of the cluster", "POST /nodes/{node}/ceph/osd/{osdid}/out"],
+    ["get the config of VM 100", "GET /nodes/{node}/qemu/{vmid}/config"],
+  ])("%s: still %s", (query, expected) => {
+    expect(ranked(real!, query)[0]).toBe(expected);
+  });
+});
+
+describe("keep before a gerund says that something recurs", () => {
+  test.each<[string, string[]]>([
+    ["backups keep failing every night", ["keep"]],
+    ["the thin pool keeps filling up", ["keeps"]],
+    ["HA kept bouncing my VM between nodes", ["kept"]],
+    // "keep" with an object keeps it.
+    ["keep the last 3 backups", []],
+    ["keep VM 100 running", []],
+  ])("%s: %j", (query, recurring) => {
+    expect(markedTokens(query, markAspect)((t) => t.context)).toEqual(recurring);
+  });
+});
+
+describe("a verb that carries its object off a node moves it", () => {
+  const opening = (query: string) => markedTokens(query, markMotion)((t) => t.clauseStart);
+  test.each<[string, string[]]>([
+    ["pve3 needs a kernel update, get every guest off it first", ["pve3", "move"]],
+    ["get all its workloads onto other hosts", ["move"]],
+    ["take the VMs off node2 tonight", ["move"]],
+    // No node to leave or reach: an OSD out, a download, a read.
+    ["take an OSD out of the cluster", ["take"]],
+    ["get the debian image onto the local storage", ["debian"]],
+    ["get the config of VM 100", ["config"]],
+  ])("%s: %j", (query, expected) => {
+    expect(opening(query)).toEqual(expected);
+  });
+});
+
+describe("the plural of a verb's noun is no verb of a request", () => {
+  const verbOf = (query: string) => verbAt(tokenize(buildSearchIndex([]), query).tokens, 0);
+  test.each([
+    ["backups keep failing", undefined],
+    ["snapshots of VM 100", undefined],
+    ["backup VM 100 now", "POST"],
+    ["snapshot container 200", "POST"],
+    ["list the VMs", "GET"],
+  ])("%s: %p", (query, method) => {
+    expect(verbOf(query)).toBe(method as never);
+  });
+});
+
 describe("asksCause: a question of cause", () => {
   test.each<[string, boolean]>([
     ["replication keeps failing and I have no idea why", true],
@@ -1306,6 +1397,7 @@ const FIXTURE_SETS = [
   "search-fresh24-sealed",
   "search-fresh27-sealed",
   "search-fresh28-sealed",
+  "search-fresh32-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -1341,7 +1433,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh7-sealed", true, 86.7, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 74.2, 90.8],
+  ["search-fresh8-sealed", true, 75, 90.8],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 87.5, 96.7],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
@@ -1357,25 +1449,32 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh15-sealed", true, 77.5, 93.3],
   ["search-fresh16-sealed", true, 77.3, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
-  ["search-fresh17-sealed", true, 80.9, 94.5],
+  // Lowered in the tenth round by one query: "who has been granted permissions on /vms/5120?" puts the
+  // effective permissions (which take the ACL path) before the ACL list; traded for the ACL path.
+  ["search-fresh17-sealed", true, 80, 94.5],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 74.5, 91.8],
   ["search-fresh19-sealed", true, 68.2, 85.5],
   // Written after the round's changes to the schema's marks; opened after them.
-  ["search-fresh20-sealed", true, 82.7, 92.7],
+  ["search-fresh20-sealed", true, 83.6, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 70.9, 82.7],
+  ["search-fresh21-sealed", true, 70.9, 83.6],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 89.1, 96.4],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second now), traded for the negated auxiliary.
-  ["search-fresh23-sealed", true, 66.4, 80.9],
+  ["search-fresh23-sealed", true, 66.4, 81.8],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 71.8, 84.5],
+  // Lowered in the tenth round by one query ("something keeps failing overnight … which tasks errored on
+  // any node": the cluster's tasks fourth before, sixth now), traded for "keep" before a gerund.
+  ["search-fresh24-sealed", true, 71.8, 83.6],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 76.4, 87.3],
-  ["search-fresh28-sealed", true, 76.4, 88.2],
+  ["search-fresh28-sealed", true, 76.4, 89.1],
+  // The tenth round's opened check, one of four written at its start: measured at the start
+  // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
+  ["search-fresh32-sealed", true, 69.1, 81.8],
 ];

@@ -32,7 +32,22 @@ describe("valueKinds", () => {
     ["bond1", ["iface"]],
     ["enable", []],
     ["https://example.com/x.iso", []],
-    ["/vms/100", []],
+    // An ACL path, as PVE::AccessControl::check_path accepts it and the schema's permission checks name
+    // them; those an API path starts with are left to the API path.
+    ["/vms/100", ["acl"]],
+    ["/vms/100?", ["acl"]],
+    ["/vms", ["acl"]],
+    ["/pool/prod", ["acl"]],
+    ["/sdn/zones/office", ["acl"]],
+    ["/sdn/zones/office/vnet10", ["acl"]],
+    ["/access/realm/corp-ad", ["acl"]],
+    ["/sdn/ipams/pve", ["acl"]],
+    ["/mapping/pci/gpu-a", ["acl"]],
+    ["/vms/99", []],
+    ["/vms/web", []],
+    ["/nodes/pve1", []],
+    ["/storage/local", []],
+    ["/etc/hosts", []],
     ["100", []],
     ["backups", []],
     // A volume's name without its storage, as pve-storage names what it stores.
@@ -114,6 +129,15 @@ describe("endpointValueKinds", () => {
       token: 1,
       calendar: 1,
     });
+  });
+
+  test("an ACL path: a `path` under /access, not a storage's path or a metric server's", () => {
+    const path = { type: "string", description: "Access control path" };
+    expect([...endpointValueKinds(endpoint("/access/acl", { path }))]).toEqual([["acl", 1]]);
+    const dump = { type: "string", description: "Only dump this specific path, not the whole tree." };
+    expect([...endpointValueKinds(endpoint("/access/permissions", { path: dump }))]).toEqual([["acl", 1]]);
+    const fsPath = { type: "string", format: "pve-storage-path", description: "File system path." };
+    expect([...endpointValueKinds(endpoint("/storage", { path: fsPath }))]).toEqual([]);
   });
 
   test("a PCI address by pattern: the path's, or a key's of an array's property strings; not a fingerprint's", () => {
