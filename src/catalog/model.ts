@@ -196,7 +196,7 @@ export function isUnder(template: readonly string[], prefix: readonly string[]):
 }
 
 /** Calls `visit` with each field an endpoint returns, its items' fields included, three levels deep. */
-function eachReturnedField(returns: unknown, visit: (name: string, prop: unknown) => void, depth = 0): void {
+export function eachReturnedField(returns: unknown, visit: (name: string, prop: unknown) => void, depth = 0): void {
   if (!returns || typeof returns !== "object" || depth > 3) return;
   const r = returns as { properties?: unknown; items?: unknown };
   if (r.properties && typeof r.properties === "object") {

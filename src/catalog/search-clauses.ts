@@ -4,12 +4,16 @@
 // and a frame around the request ("how do I", "is it possible to"). Pure functions over tokens.
 import { GROUP_METHOD_HINTS, METHOD_HINTS } from "./synonyms.ts";
 import { STOPWORDS, words } from "./text.ts";
+import { valueKinds } from "./search-values.ts";
 import {
   isEnglishVerb,
   introducesName,
   ASIDE_WEIGHT,
   KNOWING_VERBS,
   NODE_WORDS,
+  QEMU_WORDS,
+  LXC_WORDS,
+  GUEST_WORDS,
   DETERMINERS,
   LEADING_WORDS,
   PARTICLES,
@@ -313,9 +317,18 @@ export function undoingActions(words: readonly string[], isAction: (word: string
   return out;
 }
 
+/** Words in -ing that are no gerund: nouns and adjectives ("everything", "pending", "existing"). */
+const NOT_GERUND =
+  /thing$|^(?:pending|existing|remaining|during|morning|evening|string|ping|setting|settings|warning|warnings|mapping|mappings|ring)$/;
+
+/** Whether a word is a verb's -ing form ("failing", "rebalancing"). */
+function isGerund(word: string): boolean {
+  return /^[a-z]{2,}ing$/.test(word) && !NOT_GERUND.test(word);
+}
+
 /** "keep" before a gerund says that something goes on happening ("keeps failing"), not what to keep. */
 const ASPECT_VERBS = new Set(["keep", "keeps", "kept", "keeping"]);
-/** How much such a verb counts: nothing of its own. */
+/** How much such a verb counts: little, it says no action of its own. */
 const ASPECT_WEIGHT = 0.2;
 
 /**
@@ -326,7 +339,7 @@ const ASPECT_WEIGHT = 0.2;
 export function markAspect(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     const next = tokens[k + 1];
-    if (!ASPECT_VERBS.has(t.word) || t.literal || !next || next.literal || !/^[a-z]{2,}ing$/.test(next.word)) return;
+    if (!ASPECT_VERBS.has(t.word) || t.literal || !next || next.literal || !isGerund(next.word)) return;
     tokens[k] = { ...t, context: true, clauseStart: false, weight: t.weight * ASPECT_WEIGHT };
   });
 }
@@ -337,37 +350,119 @@ const WHERE_TO = new Set(["off", "onto", "away", "over", "out"]);
 const PLACE_PRONOUNS = new Set(["it", "there"]);
 /** Verbs that only carry their object somewhere, the place after it saying where. */
 const CARRYING_VERBS = new Set(["get", "bring", "take", "shift"]);
+/** Words before an object's noun: "every guest", "all its workloads", "the VMs". */
+const OBJECT_LEADS = new Set([
+  "the",
+  "a",
+  "an",
+  "all",
+  "every",
+  "each",
+  "its",
+  "my",
+  "our",
+  "their",
+  "these",
+  "those",
+  "of",
+]);
+/** What a node carries and a migration moves: guests, by any name. */
+const GUESTS_CARRIED: ReadonlySet<string> = new Set([
+  ...QEMU_WORDS,
+  ...LXC_WORDS,
+  ...GUEST_WORDS,
+  "workload",
+  "workloads",
+  "machine",
+  "machines",
+  "everything",
+  "it",
+  "them",
+]);
 
 /**
  * "get every guest off pve3", "get all its workloads onto other hosts", "take the VMs off
- * node2": a verb that carries its object, with a word of direction after that object, moves it.
- * The request's verb is "move" (which the API calls migrate); "get the config of VM 100" gets.
+ * node2": a verb that carries guests, with a word of direction after them and a node after that,
+ * moves them. The request's verb is "move" (which the API calls migrate). "get the syslog out of
+ * pve3" carries no guest, "take VM 100 out of pool dev2" goes to no node.
  */
 export function markMotion(tokens: Token[]): void {
   tokens.forEach((verb, at) => {
     if (verb.context || verb.literal || !CARRYING_VERBS.has(verb.word)) return;
-    // The verb opens its clause: it starts it, or ("get" is a stop word) the clause's first word follows it.
-    let first = at + 1;
-    while (first < tokens.length && STOPWORDS.has(tokens[first]!.word)) first++;
-    if (!verb.clauseStart && !tokens[first]?.clauseStart) return;
-    // "get back", "get out": a word of direction right after the verb is the verb's own.
-    for (let k = at + 2; k < Math.min(tokens.length, at + 7); k++) {
+    let head = at + 1;
+    while (OBJECT_LEADS.has(tokens[head]?.word ?? "")) head++;
+    // The verb opens its clause, and its object is guests: the noun itself, not a word before another
+    // noun ("the container list"); a number after it names one ("VM 100").
+    if (!verb.clauseStart && !tokens[head]?.clauseStart) return;
+    if (!GUESTS_CARRIED.has(tokens[head]?.word ?? "")) return;
+    let after = head + 1;
+    if (tokens[after]?.literal) after++;
+    const next = tokens[after];
+    if (next && !STOPWORDS.has(next.word) && !WHERE_TO.has(next.word)) return;
+    for (let k = after; k < Math.min(tokens.length, head + 8); k++) {
       const t = tokens[k]!;
-      if (t.clauseStart && k !== first) return;
+      if (t.clauseStart && k !== head) return;
       if (!WHERE_TO.has(t.word) || t.literal) continue;
-      // Guests go from node to node: "off pve3", "off it", "onto other hosts"; not "onto the local
-      // storage" (a download) or "out of the cluster" (an OSD out, a node removed).
-      if (
-        !tokens
-          .slice(k + 1, k + 4)
-          .some((p) => NODE_WORDS.has(p.word) || PLACE_PRONOUNS.has(p.word) || /^[a-z]+-?\d+$/.test(p.word))
-      )
-        return;
-      if (!verb.clauseStart) tokens[first] = { ...tokens[first]!, clauseStart: false };
+      // The place after it is a node: "off pve3", "off it", "onto other hosts"; not "onto the local
+      // storage", "out of the cluster" or "out of pool dev2".
+      const place = tokens.slice(k + 1, k + 5).find((p) => !STOPWORDS.has(p.word) || PLACE_PRONOUNS.has(p.word));
+      if (!place || !(NODE_WORDS.has(place.word) || PLACE_PRONOUNS.has(place.word) || nodeName(place.word))) return;
+      if (!verb.clauseStart) tokens[head] = { ...tokens[head]!, clauseStart: false };
       tokens[at] = { ...verb, word: "move", clauseStart: true };
       return;
     }
   });
+}
+
+/** A word that may name a node ("pve3", "node4", "hv2"), not a network device ("bond0", "vmbr1") or a guest's disk ("scsi0"). */
+function nodeName(word: string): boolean {
+  return /^[a-z]+-?\d+$/.test(word) && valueKinds(word).length === 0 && !DISK_KEY.test(word);
+}
+/** A guest's disk or device key, as qemu-server and pve-container name them. */
+const DISK_KEY = /^(?:scsi|virtio|sata|ide|efidisk|tpmstate|net|mp|unused|hostpci|usb|serial)\d+$/;
+
+/** Verbs that say an action is kept from happening when a gerund follows: "avoid rebalancing", "stop Ceph rebalancing". */
+const HALTING_VERBS = new Set(["avoid", "prevent", "stop", "suppress", "pause", "block"]);
+/** Verbs that only say an action begins or goes on ("to start rebalancing"). */
+const BEGINNING_VERBS = new Set(["start", "starts", "begin", "begins", "keep", "keeps", "go", "continue"]);
+
+/** An action not wanted, and the particle after its object when there is one ("marking OSDs out"). */
+export interface NegatedAction {
+  action: string;
+  particle?: string;
+}
+
+/**
+ * The actions a request does not want to happen: kept from happening ("stop Ceph from marking
+ * OSDs out", "keep it from rebalancing": marked by markPrevented), not wanted ("don't want the
+ * cluster to start rebalancing"), halted ("avoid rebalancing"), or said with "no" ("no
+ * rebalancing"). A particle after the action's object goes with it ("marking OSDs out"); one
+ * right after the verb is the verb's own ("shut down").
+ */
+export function negatedActions(tokens: readonly Token[]): NegatedAction[] {
+  const out: NegatedAction[] = [];
+  const seen = new Set<number>();
+  const add = (k: number) => {
+    const t = tokens[k];
+    if (!t || t.literal || STOPWORDS.has(t.word) || seen.has(k)) return;
+    seen.add(k);
+    const particle = tokens.slice(k + 2, k + 4).find((p) => PARTICLES.has(p.word))?.word;
+    out.push({ action: t.word, ...(particle && !PARTICLES.has(tokens[k + 1]?.word ?? "") ? { particle } : {}) });
+  };
+  tokens.forEach((t, k) => {
+    if (t.prevented === "kept") return add(k);
+    const wantsNot = t.word === "want" && (tokens[k - 1]?.word === "t" || tokens[k - 1]?.word === "not");
+    if (wantsNot || HALTING_VERBS.has(t.word)) {
+      // The first gerund or verb after it, past a "to" and a verb of beginning ("to start rebalancing").
+      for (let j = k + 1; j < Math.min(tokens.length, k + 7); j++) {
+        const w = tokens[j]!.word;
+        if (BEGINNING_VERBS.has(w) || tokens[j]!.literal) continue;
+        if (isGerund(w) || (wantsNot && tokens[j - 1]?.word === "to")) return add(j);
+      }
+    }
+    if (t.word === "no" && isGerund(tokens[k + 1]?.word ?? "")) add(k + 1);
+  });
+  return out;
 }
 
 /** The auxiliaries whose negation ("can't", "won't", "doesn't") says what does not happen. */

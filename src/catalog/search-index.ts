@@ -121,6 +121,8 @@ export interface SearchIndex {
   compounds: string[];
   /** By term: the endpoints with an enum of kinds that has a value of that term, and which of their enums (`endpoint * ENUMS_PER_ENDPOINT + enum`). */
   enumSpans: Map<string, number[]>;
+  /** The API's flags that turn an action off, by the stem of that action: "rebalanc" for `norebalance`, "out" for `noout`. */
+  negatedFlags: Map<string, NegatedFlag>;
 }
 
 /** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
@@ -395,6 +397,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     compounds: [...compounds],
     lastSegmentStems,
     enumSpans: enumSpans(endpoints, terms, postings),
+    negatedFlags: negatedFlags(endpoints, stems),
   };
 }
 
@@ -444,6 +447,33 @@ function ofItem(path: string, listed: ReadonlyMap<string, string>): string | und
 }
 
 /** Enums of kinds counted per endpoint, at most (the schema's most is a handful). */
+/** A flag that turns an action off: its term, and the stems of its description ("mark" and "out" of noout's). */
+export interface NegatedFlag {
+  flag: string;
+  described: ReadonlySet<string>;
+}
+
+/**
+ * Parameters named "no" and an action that their own description says is off: Ceph's `noout`
+ * ("OSDs will not automatically be marked out"), `norebalance` ("Rebalancing of PGs is
+ * suspended"). By the stem of the action. "nodes", "notes" or `nocow` ("Set the NOCOW flag")
+ * say no action of theirs.
+ */
+export function negatedFlags(endpoints: readonly Endpoint[], stems?: Map<string, string>): Map<string, NegatedFlag> {
+  const out = new Map<string, NegatedFlag>();
+  for (const e of endpoints) {
+    for (const [name, p] of Object.entries(e.parameters)) {
+      const action = /^no([a-z]{3,})$/.exec(name)?.[1];
+      if (action === undefined || out.has(stem(action, stems))) continue;
+      const key = stem(action, stems);
+      const described = words(typeof p.description === "string" ? p.description : "").map((w) => stem(w, stems));
+      if (described.some((d) => d === key || (d.length >= 4 && (d.startsWith(key) || key.startsWith(d)))))
+        out.set(key, { flag: stem(name, stems), described: new Set(described) });
+    }
+  }
+  return out;
+}
+
 export const ENUMS_PER_ENDPOINT = 256;
 
 /** Which enums of kinds of which endpoints each term is a value of. */

@@ -20,6 +20,8 @@ import {
   markInability,
   markAspect,
   markMotion,
+  negatedActions,
+  type NegatedAction,
   leavesChangeToApply,
   saysOngoing,
   undoingActions,
@@ -173,6 +175,24 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
       /^[a-z]{2,}(?:-?[a-z]+)*-?\d+$/.test(c) &&
       !index.postings.has(c),
   );
+}
+
+/** How much a flag named by the action it turns off counts: it names the setting whole, the occasion around it does not. */
+const NEGATED_FLAG_WEIGHT = 2;
+
+/**
+ * The flag that turns off an action not wanted, if the API has one: by the action's stem
+ * ("rebalancing": norebalance), or by the particle after its object when the flag's description
+ * says the action too ("marking OSDs out": noout, "OSDs will not … be marked out").
+ */
+function negatedFlagOf(index: SearchIndex, { action, particle }: NegatedAction): string | undefined {
+  const verb = stem(action, index.stems);
+  const alike = (a: string, b: string) =>
+    a === b || (b.length >= 4 && a.startsWith(b)) || (a.length >= 4 && b.startsWith(a));
+  for (const [key, { flag }] of index.negatedFlags) if (alike(verb, key)) return flag;
+  if (particle === undefined) return undefined;
+  const flag = index.negatedFlags.get(stem(particle, index.stems));
+  return flag && [...flag.described].some((d) => alike(verb, d)) ? flag.flag : undefined;
 }
 
 /** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
@@ -621,6 +641,16 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const told = requestVerbAt === undefined || /ed$/.test(tokens[requestVerbAt]!.word);
   if (causeAsked && told) {
     method = "GET";
+    methodStated = true;
+  }
+  // "keep Ceph from rebalancing while I reboot", "stop it from marking OSDs out": an action not
+  // wanted names the API's flag that turns it off (norebalance, noout), as if the flag were said;
+  // keeping it from happening is setting that flag, whatever the occasion ("… reboot a host and …").
+  for (const action of negatedActions(typed.tokens)) {
+    const flag = negatedFlagOf(index, action);
+    if (flag === undefined) continue;
+    addConcept(`n${flag}`, new Map([[flag, 1]]), flag, NEGATED_FLAG_WEIGHT);
+    method = "PUT";
     methodStated = true;
   }
   // "user got locked out after too many wrong codes": a state said asks for the API's action that

@@ -311,10 +311,7 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   // A word of a name ("apt-get") or of a value ("a snapshot called test") is no verb of the request.
   if (inName || literal || context) return undefined;
   const hinted = METHOD_HINTS[word];
-  // "backups keep failing", "snapshots of VM 100": the plural of a verb's noun is never the verb
-  // of a request; an imperative takes no -s.
-  const plural = /[^s]s$/.test(word) && METHOD_HINTS[word.slice(0, -1)] !== undefined;
-  const inherited = clauseStart && !plural ? GROUP_METHOD_HINTS.get(word) : undefined;
+  const inherited = clauseStart ? GROUP_METHOD_HINTS.get(word) : undefined;
   const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;
   const previous = tokens[i - 1]?.word;
   if (previous && INTERROGATIVE_DETERMINERS.has(previous)) return undefined;

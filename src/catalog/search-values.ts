@@ -5,7 +5,7 @@
 // and descriptions of parameters), so "pveam remove local:vztmpl/x" leans to the endpoints that
 // take a volume ID, and "add carol@pve to a group" to those that take a user.
 import type { Endpoint } from "./model.ts";
-import { placeholders, propertyStringKeys } from "./model.ts";
+import { eachReturnedField, placeholders, propertyStringKeys } from "./model.ts";
 
 export type ValueKind =
   | "volume"
@@ -30,13 +30,22 @@ export type ValueKind =
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
 
 /**
- * An ACL path, as PVE::AccessControl::check_path accepts one and the 9.1 schema's permission
- * checks name them ("/vms/100", "/pool/dev", "/sdn/zones/office/vnet10", "/access/realm/ldap",
- * "/mapping/pci/gpu"), less those an API path also starts with ("/nodes/pve1", "/storage/local",
- * "/access/groups/x"), which name an endpoint.
+ * An ACL path: those PVE::AccessControl::check_path accepts and those the 9.1 schema's permission
+ * checks name ("/vms/100", "/pool/dev", "/sdn/zones/office/vnet10", "/access/realm/ldap",
+ * "/mapping/pci/gpu", "/mapping/notifications"), less those an API path also starts with
+ * ("/nodes/pve1", "/storage/local", "/access/groups/x"), which name an endpoint.
  */
-const ACL_PATH =
-  /^\/(?:vms(?:\/[1-9]\d{2,})?|pool(?:\/[\w.-]+)?|sdn(?:\/(?:zones|vnets|controllers|dns|ipams|fabrics)(?:\/[\w.-]+){0,2})?|access\/realms?(?:\/[\w.-]+)?|mapping\/(?:pci|usb|dir)(?:\/[\w.-]+)?)$/;
+const ACL_PATH = new RegExp(
+  "^/(?:" +
+    [
+      "vms(?:/[1-9]\\d{2,})?",
+      "pool(?:/[\\w.-]+)*",
+      "sdn(?:/zones(?:/[\\w.-]+(?:/[\\w.-]+(?:/\\d+)?)?)?|/vnets/[\\w.-]+|/(?:fabrics|ipams|dns|controllers)(?:/[\\w.-]+)?)?",
+      "access/realm(?:/[\\w.-]+)?",
+      "mapping/(?:notifications|pci|usb|dir)(?:/[\\w.-]+)?",
+    ].join("|") +
+    ")$",
+);
 
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
@@ -234,8 +243,8 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   if (PCI_FORMATS.has(format) || PCI_PATTERN.test(pattern)) kinds.push("pci");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   // Under /access a `path` is an ACL path ("Access control path" of PUT /access/acl, the path
-  // GET /access/permissions dumps, the path a ticket is checked on).
-  if (name === "path" && home.startsWith("/access/")) kinds.push("acl");
+  // GET /access/permissions dumps); a ticket's is the path it is checked on, no object of the request.
+  if (name === "path" && home.startsWith("/access/") && !home.includes("ticket")) kinds.push("acl");
   for (const [key, sub] of Object.entries(propertyStringKeys(p) ?? {})) {
     if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
     const text = (sub as { format?: unknown } | undefined)?.format;
@@ -255,5 +264,11 @@ export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
     for (const kind of parameterKinds(name, p, e.path))
       out.set(kind, Math.max(out.get(kind) ?? 0, inPath.has(name) ? 2 : 1));
   }
+  // The ACL list returns each entry's "Access control path": a path named asks for those entries too.
+  eachReturnedField(e.returns, (name, prop) => {
+    const description = (prop as { description?: unknown }).description;
+    if (name === "path" && typeof description === "string" && /^access control path/i.test(description))
+      out.set("acl", Math.max(out.get("acl") ?? 0, 1));
+  });
   return out;
 }

@@ -453,7 +453,11 @@ export const GROUP_METHOD_HINTS: ReadonlyMap<string, MethodName> = new Map(
   EQUIVALENT_GROUPS.flatMap((group) => {
     const method = METHOD_HINTS[group[0]!];
     if (!method) return [];
-    return group.filter((w) => /^[a-z0-9]+$/.test(w) && !METHOD_HINTS[w]).map((w) => [w, method] as const);
+    // "backups keep failing", "snapshots of VM 100": the plural of a verb's noun is no verb of a request.
+    const plural = (w: string) => /[^s]s$/.test(w) && METHOD_HINTS[w.slice(0, -1)] !== undefined;
+    return group
+      .filter((w) => /^[a-z0-9]+$/.test(w) && !METHOD_HINTS[w] && !plural(w))
+      .map((w) => [w, method] as const);
   }),
 );
 

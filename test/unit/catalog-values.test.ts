@@ -43,6 +43,13 @@ describe("valueKinds", () => {
     ["/access/realm/corp-ad", ["acl"]],
     ["/sdn/ipams/pve", ["acl"]],
     ["/mapping/pci/gpu-a", ["acl"]],
+    ["/pool/prod/web", ["acl"]],
+    ["/sdn/zones/office/vnet10/20", ["acl"]],
+    ["/mapping/notifications", ["acl"]],
+    ["/sdn", ["acl"]],
+    ["/sdn/ipams/pve/x", []],
+    ["/access/realms/ldap", []],
+    ["/mapping", []],
     ["/vms/99", []],
     ["/vms/web", []],
     ["/nodes/pve1", []],
@@ -131,13 +138,22 @@ describe("endpointValueKinds", () => {
     });
   });
 
-  test("an ACL path: a `path` under /access, not a storage's path or a metric server's", () => {
+  test("an ACL path: a `path` under /access and the ACL list's returned path; not a ticket's, a storage's or a metric server's", () => {
     const path = { type: "string", description: "Access control path" };
     expect([...endpointValueKinds(endpoint("/access/acl", { path }))]).toEqual([["acl", 1]]);
     const dump = { type: "string", description: "Only dump this specific path, not the whole tree." };
     expect([...endpointValueKinds(endpoint("/access/permissions", { path: dump }))]).toEqual([["acl", 1]]);
+    const checked = { type: "string", description: "Verify ticket, and check if user have access 'privs' on 'path'" };
+    expect([...endpointValueKinds(endpoint("/access/ticket", { path: checked }))]).toEqual([]);
     const fsPath = { type: "string", format: "pve-storage-path", description: "File system path." };
     expect([...endpointValueKinds(endpoint("/storage", { path: fsPath }))]).toEqual([]);
+    const graphite = { type: "string", format: "graphite-path", description: "root graphite path" };
+    expect([...endpointValueKinds(endpoint("/cluster/metrics/server/{id}", { path: graphite }))]).toEqual([]);
+    const list = {
+      ...endpoint("/access/acl", {}),
+      returns: { type: "array", items: { type: "object", properties: { path: path, roleid: { type: "string" } } } },
+    } as Endpoint;
+    expect([...endpointValueKinds(list)]).toEqual([["acl", 1]]);
   });
 
   test("a PCI address by pattern: the path's, or a key's of an array's property strings; not a fingerprint's", () => {
