@@ -465,6 +465,46 @@ export function negatedActions(tokens: readonly Token[]): NegatedAction[] {
   return out;
 }
 
+/** Verbs of saying in a form no request opens with: what a subject says or has said. */
+const SAYING_FORMS = new Set([
+  "reports",
+  "reported",
+  "says",
+  "said",
+  "shows",
+  "showed",
+  "shown",
+  "tells",
+  "told",
+  "returns",
+  "returned",
+  "prints",
+  "printed",
+]);
+/** The base forms, after an auxiliary of a question ("what IPs does VM 330 report"). */
+const SAYING_VERBS = new Set(["report", "say", "show", "tell", "return", "print"]);
+const QUESTION_AUXILIARIES = new Set(["does", "do", "did", "will", "would", "can", "could"]);
+/** How much a verb of saying counts: it only tells whose word the answer is. */
+const SAYING_WEIGHT = 0.2;
+
+/**
+ * "what IP addresses does the guest agent report for VM 105", "the addresses the agent reports",
+ * "the IP reported by the guest agent": a verb of saying with its subject says where the answer
+ * comes from; it names no endpoint ("report" of a node's system report) and is no request's verb.
+ * "show the IPs of VM 105" and "a report of pve1" keep theirs.
+ */
+export function markSaying(tokens: Token[]): void {
+  tokens.forEach((t, k) => {
+    if (t.literal || t.clauseStart || t.context) return;
+    const asked =
+      SAYING_VERBS.has(t.word) &&
+      tokens.slice(Math.max(0, k - 5), k).some((b) => QUESTION_AUXILIARIES.has(b.word)) &&
+      !DETERMINERS.has(tokens[k - 1]?.word ?? "");
+    if (!SAYING_FORMS.has(t.word) && !asked) return;
+    tokens[k] = { ...t, context: true, weight: t.weight * SAYING_WEIGHT };
+  });
+}
+
 /** The auxiliaries whose negation ("can't", "won't", "doesn't") says what does not happen. */
 const NEGATED_AUXILIARIES = new Set(["can", "won", "doesn", "didn", "couldn", "don"]);
 

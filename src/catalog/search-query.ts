@@ -20,6 +20,7 @@ import {
   markInability,
   markAspect,
   markMotion,
+  markSaying,
   negatedActions,
   type NegatedAction,
   leavesChangeToApply,
@@ -360,6 +361,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   markInability(typed.tokens);
   markAspect(typed.tokens);
   markMotion(typed.tokens);
+  markSaying(typed.tokens);
   markSubordinate(typed.tokens);
   markLightVerb(typed.tokens);
   markFraming(typed.tokens);
