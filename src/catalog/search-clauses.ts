@@ -414,9 +414,17 @@ export function markMotion(tokens: Token[]): void {
   });
 }
 
-/** A word that may name a node ("pve3", "node4", "hv2"), not a network device ("bond0", "vmbr1") or a guest's disk ("scsi0"). */
-function nodeName(word: string): boolean {
-  return /^[a-z]+-?\d+$/.test(word) && valueKinds(word).length === 0 && !DISK_KEY.test(word);
+/**
+ * A word that may name a node ("pve3", "node4", "hv-02"), not a network device ("bond0",
+ * "vmbr1"), a guest's disk ("scsi0") or a guest run together with its number ("vm100").
+ */
+export function nodeName(word: string): boolean {
+  return (
+    /^[a-z]{2,}(?:-?[a-z]+)*-?\d+$/.test(word) &&
+    valueKinds(word).length === 0 &&
+    !DISK_KEY.test(word) &&
+    !/^(?:vm|ct|lxc|qemu)\d+$/.test(word)
+  );
 }
 /** A guest's disk or device key, as qemu-server and pve-container name them. */
 const DISK_KEY = /^(?:scsi|virtio|sata|ide|efidisk|tpmstate|net|mp|unused|hostpci|usb|serial)\d+$/;

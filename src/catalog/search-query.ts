@@ -21,6 +21,7 @@ import {
   markAspect,
   markMotion,
   markSaying,
+  nodeName,
   negatedActions,
   type NegatedAction,
   leavesChangeToApply,
@@ -161,8 +162,8 @@ export interface QueryAnalysis extends QueryFacts {
 }
 
 /**
- * "list the tasks on pve1", "syslog from hv02": a name of letters and a number after "on",
- * "from" or "at", that the API does not know, is a host's.
+ * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
+ * a number after "on", "from", "at" or "of", that the API does not know, is a host's.
  */
 export function namesHostByName(query: string, index: SearchIndex): boolean {
   const chunks = query
@@ -170,11 +171,7 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
     .split(/\s+/)
     .map((c) => c.replace(/[.,;:!?]+$/, ""));
   return chunks.some(
-    (c, i) =>
-      i > 0 &&
-      /^(on|from|at)$/.test(chunks[i - 1]!) &&
-      /^[a-z]{2,}(?:-?[a-z]+)*-?\d+$/.test(c) &&
-      !index.postings.has(c),
+    (c, i) => i > 0 && /^(on|from|at|of)$/.test(chunks[i - 1]!) && nodeName(c) && !index.postings.has(c),
   );
 }
 
