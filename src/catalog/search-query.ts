@@ -162,18 +162,29 @@ export interface QueryAnalysis extends QueryFacts {
 }
 
 /**
- * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
- * a number after "on", "from", "at" or "of", that the API does not know, is a host's.
+ * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1", "reboot pve2": a name
+ * of letters and a number after "on", "from", "at" or "of", or right after the opening verb when
+ * no guest is said, that the API does not know, is a host's.
  */
 export function namesHostByName(query: string, index: SearchIndex): boolean {
   const chunks = query
     .toLowerCase()
     .split(/\s+/)
     .map((c) => c.replace(/[.,;:!?]+$/, ""));
+  // The API names guests by their number and nodes by their name: with no guest said, the name
+  // right after the opening verb is a node's ("reboot pve2").
+  const guestSaid = chunks.some((c) => GUEST_SAID.has(c) || /^\d+$/.test(c));
   return chunks.some(
-    (c, i) => i > 0 && /^(on|from|at|of)$/.test(chunks[i - 1]!) && nodeName(c) && !index.postings.has(c),
+    (c, i) =>
+      i > 0 &&
+      (/^(on|from|at|of)$/.test(chunks[i - 1]!) || (i === 1 && !guestSaid)) &&
+      nodeName(c) &&
+      !index.postings.has(c),
   );
 }
+
+/** Words that say a guest: with one of them, a name may be a guest's. */
+const GUEST_SAID: ReadonlySet<string> = new Set([...QEMU_WORDS, ...LXC_WORDS, ...GUEST_WORDS, "machine", "machines"]);
 
 /** How much a flag named by the action it turns off counts: it names the setting whole, the occasion around it does not. */
 const NEGATED_FLAG_WEIGHT = 2;

@@ -122,7 +122,7 @@ export const FACTOR = {
   /** Either kind of guest will do: the VM variant is the canonical one. */
   eitherGuestLxc: 0.95,
   unaskedGuest: 0.85,
-  nodeNotGuest: 0.7,
+  nodeNotGuest: 0.5,
   /** Score lost, in proportion, for the naming words not asked for. */
   identityMiss: 0.3,
   /** The query names the cluster and the endpoint is one node's, or the other way round. */

@@ -891,6 +891,16 @@ describe("the tenth round of issue 11, on PVE 9.1", async () => {
     expect(hits[0]).toMatch(/^(GET|POST) \/nodes\/\{node\}\/qemu\/\{vmid\}\/agent/);
     expect(hits.slice(0, 3)).toContain("GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces");
   });
+  // A node named by its name, no guest said: the guests' endpoints step back (nodeNotGuest 0.5;
+  // "reboot pve6" names a node right after its verb).
+  test.skipIf(!present)("current cpu load, ram and uptime of hv7: the node's status first", () => {
+    expect(ranked(real!, "current cpu load, ram and uptime of hv7?")[0]).toBe("GET /nodes/{node}/status");
+  });
+  test.skipIf(!present)("reboot pve6: no guest's endpoint in the top three, the node's status among them", () => {
+    const hits = ranked(real!, "reboot pve6").slice(0, 3);
+    expect(hits.filter((h) => h.includes("{vmid}"))).toEqual([]);
+    expect(hits).toContain("POST /nodes/{node}/status");
+  });
   test.skipIf(!present)("generate a system report for pve1: still the node's report", () => {
     expect(ranked(real!, "generate a system report for pve1")[0]).toBe("GET /nodes/{node}/report");
   });
@@ -1416,6 +1426,10 @@ describe("a host named by its name alone", () => {
     ["syslog from hv-02", true],
     ["block port 8006 on pve3 only", true],
     ["change the DNS servers of pve1", true],
+    // Right after the opening verb, when no guest is said: the API names guests by their number.
+    ["reboot pve2", true],
+    ["reboot the web01 VM", false],
+    ["start web01 100", false],
     // A guest run together with its number, a guest's disk or a network device is no host.
     ["list the snapshots of vm100", false],
     ["the size of scsi0", false],
@@ -1508,7 +1522,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-heldout", true, 92.8, 100],
   ["search-fresh-tune", true, 86.1, 95.8],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
-  ["search-fresh-sealed", true, 82.4, 98.5],
+  ["search-fresh-sealed", true, 83.8, 98.5],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 85.9, 91.8],
@@ -1547,7 +1561,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 75.5, 92.7],
-  ["search-fresh19-sealed", true, 68.2, 85.5],
+  ["search-fresh19-sealed", true, 69.1, 85.5],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 83.6, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
