@@ -85,6 +85,8 @@ export interface SearchIndex {
   creates: (string | undefined)[];
   /** Every stem some collection is named by. */
   collectionStems: Set<string>;
+  /** The kinds of storage, as POST /storage's `type` names them ("zfspool", "lvmthin", "nfs", "pbs"). */
+  storageTypes: Set<string>;
   /** For an item of such a list (its path and a placeholder): the stem of what the list holds. */
   itemOf: (string | undefined)[];
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
@@ -377,6 +379,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     collectionOf,
     creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
     collectionStems: new Set(listed.values()),
+    storageTypes: storageTypes(endpoints),
     itemOf: endpoints.map((e) => ofItem(e.path, listed)),
     vocabulary,
     groups,
@@ -472,6 +475,12 @@ export function negatedFlags(endpoints: readonly Endpoint[], stems?: Map<string,
     }
   }
   return out;
+}
+
+/** The `type` enum of the endpoint that defines storages (POST /storage): zfs, zfspool, lvm, lvmthin, nfs, pbs... */
+function storageTypes(endpoints: readonly Endpoint[]): Set<string> {
+  const define = endpoints.find((e) => e.method === "POST" && e.path === "/storage");
+  return new Set((define?.parameters.type?.enum ?? []).filter((v): v is string => typeof v === "string"));
 }
 
 export const ENUMS_PER_ENDPOINT = 256;

@@ -186,6 +186,9 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
 /** Words that say a guest: with one of them, a name may be a guest's. */
 const GUEST_SAID: ReadonlySet<string> = new Set([...QEMU_WORDS, ...LXC_WORDS, ...GUEST_WORDS, "machine", "machines"]);
 
+/** How much a storage's name counts for the word "storage" ("local-zfs"): less than the word said. */
+const STORAGE_NAME_WEIGHT = 0.6;
+
 /** How much a flag named by the action it turns off counts: it names the setting whole, the occasion around it does not. */
 const NEGATED_FLAG_WEIGHT = 2;
 
@@ -373,7 +376,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   markSubordinate(typed.tokens);
   markLightVerb(typed.tokens);
   markFraming(typed.tokens);
-  const { namesValue, named, namedByName } = typed;
+  const { namesValue, named, namedByName, namesStorage } = typed;
   const tokens = described
     ? [
         ...typed.tokens,
@@ -627,6 +630,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     } else if (verbAt(tokens, i) && causedVerb === undefined) causedVerb = concept.primaries;
     previous = { word: w, concept, index: i };
   });
+  // "free space on local-zfs": a storage's name names a storage, as if the word were said, unless it is.
+  const storageStem = stem("storage", index.stems);
+  if (namesStorage && !concepts.some((c) => c.terms.get(storageStem) === 1))
+    wordConcept("storage", STORAGE_NAME_WEIGHT);
   // "throw away the snapshot", "turn the VM back on": a verb phrase opening the request says the method.
   const opening = concepts.find((c) => c.verb && c.at !== undefined && tokens[c.at]!.clauseStart);
   const lead = opening?.leads?.find((l) => METHOD_HINTS[l]);

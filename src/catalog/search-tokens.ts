@@ -190,7 +190,7 @@ export function introducesName(chunks: readonly string[], k: number): boolean {
 export function tokenize(
   index: SearchIndex,
   query: string,
-): { tokens: Token[]; namesValue: boolean; named: Set<string>; namedByName: Set<string> } {
+): { tokens: Token[]; namesValue: boolean; named: Set<string>; namedByName: Set<string>; namesStorage: boolean } {
   const tokens: Token[] = [];
   let newClause = true;
   let afterFrom = false;
@@ -198,6 +198,7 @@ export function tokenize(
   // Where the clause being read starts, in tokens.
   let clauseAt = 0;
   let namesValue = false;
+  let namesStorage = false;
   const named = new Set<string>();
   const namedByName = new Set<string>();
   const chunks = queryChunks(query);
@@ -230,6 +231,10 @@ export function tokenize(
       hyphenated &&
       (index.vocabulary.has(chunkWords.join("")) ||
         index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
+    // "local-zfs", "backup-nfs", "pbs-main": a name built with a kind of storage (the `type` of
+    // POST /storage: zfs, lvm, nfs, pbs...) is a storage's name.
+    const storageName = hyphenated && !known && chunkWords.some((w) => index.storageTypes.has(w.toLowerCase()));
+    if (storageName) namesStorage = true;
     // "live-migrate VM 330", "force-stop container 200": a compound that opens a request and
     // ends with a verb of change is that verb, qualified ("apt-get" is a tool's name).
     const last = METHOD_HINTS[chunkWords[chunkWords.length - 1]!];
@@ -238,7 +243,7 @@ export function tokenize(
       const w = base < 1 || hyphenated ? typed : (misspelt(index, typed) ?? typed);
       const verb = verbAtEnd && at === chunkWords.length - 1;
       let weight = base;
-      if (hyphenated && !known) weight = Math.min(weight, 0.5);
+      if (hyphenated && !known) weight = Math.min(weight, storageName ? NAME_WEIGHT : 0.5);
       // "... from a template", "... with privilege separation": the means, not the goal.
       if (afterFrom) weight *= 0.6;
       if (aside) weight *= ASIDE_WEIGHT;
@@ -269,7 +274,7 @@ export function tokenize(
     // comes along ("including its disks", "together with its volumes", "as well as its RAM").
     if (/^(rather|instead|so|because|not|don't|dont)$/i.test(chunk) || accompanies(chunks, k)) aside = true;
   });
-  return { tokens, namesValue, named, namedByName };
+  return { tokens, namesValue, named, namedByName, namesStorage };
 }
 
 /** The query's whitespace-separated chunks, as tokenize reads them: "S.M.A.R.T." -> "SMART"; "VM's" -> "VM". */

@@ -891,6 +891,25 @@ describe("the tenth round of issue 11, on PVE 9.1", async () => {
     expect(hits[0]).toMatch(/^(GET|POST) \/nodes\/\{node\}\/qemu\/\{vmid\}\/agent/);
     expect(hits.slice(0, 3)).toContain("GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces");
   });
+  // A name built with a kind of storage (POST /storage's `type`) is a storage's name.
+  test.skipIf(!present)("the kinds of storage, read from POST /storage's type", () => {
+    const kinds = (real as unknown as { index: { storageTypes: Set<string> } }).index.storageTypes;
+    expect([...kinds]).toEqual(expect.arrayContaining(["zfspool", "lvmthin", "nfs", "pbs", "zfs", "lvm"]));
+  });
+  test.skipIf(!present).each([
+    ["free space on local-zfs", true],
+    ["which backups are on pbs-main", true],
+    ["free space on tank-nvme", false],
+    ["live-migrate VM 330 to pve2", false],
+  ])("%s: names a storage %p", (query, storage) => {
+    expect(tokenize(index(), query).namesStorage).toBe(storage);
+  });
+  test.skipIf(!present)("how much room is left on local-lvm on hv9: the storage's status first", () => {
+    expect(ranked(real!, "how much room is left on local-lvm on hv9")[0]).toBe(
+      "GET /nodes/{node}/storage/{storage}/status",
+    );
+  });
+
   // A node named by its name, no guest said: the guests' endpoints step back (nodeNotGuest 0.5;
   // "reboot pve6" names a node right after its verb).
   test.skipIf(!present)("current cpu load, ram and uptime of hv7: the node's status first", () => {
@@ -1541,7 +1560,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh7-sealed", true, 86.7, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 74.2, 90.8],
+  ["search-fresh8-sealed", true, 75, 90.8],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 87.5, 96.7],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
@@ -1554,14 +1573,14 @@ const FLOORS: [string, boolean, number, number][] = [
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 81.7, 93.3],
-  ["search-fresh15-sealed", true, 77.5, 93.3],
+  ["search-fresh15-sealed", true, 78.3, 93.3],
   ["search-fresh16-sealed", true, 77.3, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
-  ["search-fresh17-sealed", true, 81.8, 94.5],
+  ["search-fresh17-sealed", true, 82.7, 95.5],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 75.5, 92.7],
-  ["search-fresh19-sealed", true, 69.1, 85.5],
+  ["search-fresh19-sealed", true, 70, 86.4],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 83.6, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
@@ -1570,15 +1589,15 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh22-sealed", true, 89.1, 96.4],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second now), traded for the negated auxiliary.
-  ["search-fresh23-sealed", true, 67.3, 82.7],
+  ["search-fresh23-sealed", true, 68.2, 82.7],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 72.7, 84.5],
+  ["search-fresh24-sealed", true, 73.6, 85.5],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 76.4, 87.3],
   ["search-fresh28-sealed", true, 76.4, 89.1],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
-  ["search-fresh32-sealed", true, 70, 82.7],
+  ["search-fresh32-sealed", true, 70.9, 83.6],
 ];
