@@ -396,7 +396,7 @@ export function markMotion(tokens: Token[]): void {
     if (!verb.clauseStart && !tokens[head]?.clauseStart) return;
     if (!GUESTS_CARRIED.has(tokens[head]?.word ?? "")) return;
     let after = head + 1;
-    if (tokens[after]?.literal) after++;
+    if (tokens[after]?.literal || /^\d+$/.test(tokens[after]?.word ?? "")) after++;
     const next = tokens[after];
     if (next && !STOPWORDS.has(next.word) && !WHERE_TO.has(next.word)) return;
     for (let k = after; k < Math.min(tokens.length, head + 8); k++) {
@@ -423,9 +423,12 @@ export function nodeName(word: string): boolean {
     /^[a-z]{2,}(?:-?[a-z]+)*-?\d+$/.test(word) &&
     valueKinds(word).length === 0 &&
     !DISK_KEY.test(word) &&
-    !/^(?:vm|ct|lxc|qemu)\d+$/.test(word)
+    !DEVICE.test(word) &&
+    !/^(?:vm|ct|lxc|qemu)-?\d+$/.test(word)
   );
 }
+/** A host's block or network device, or a Ceph OSD, by its kernel or Ceph name ("nvme0", "sda1", "wlan0", "vlan10", "osd3"). */
+const DEVICE = /^(?:nvme\d+(?:n\d+)?|[shv]d[a-z]+\d*|wlan\d+|vlan\d+|osd\d+|tap\d+\w*|veth\d+\w*|fwbr\d+\w*)$/;
 /** A guest's disk or device key, as qemu-server and pve-container name them. */
 const DISK_KEY = /^(?:scsi|virtio|sata|ide|efidisk|tpmstate|net|mp|unused|hostpci|usb|serial)\d+$/;
 

@@ -449,7 +449,20 @@ function ofItem(path: string, listed: ReadonlyMap<string, string>): string | und
   return at > 0 ? listed.get(segments.slice(0, at).join("/")) : undefined;
 }
 
-/** Enums of kinds counted per endpoint, at most (the schema's most is a handful). */
+/** Words by which a flag's description says its action is off. */
+const OFF = /\b(?:not|no|never|suspend\w*|disabl\w*|ignor\w*|prevent\w*|paus\w*)\b/i;
+
+/**
+ * Whether two stems are one action: equal, or the second a stem of the first that a suffix the
+ * stemmer keeps ("rebalanc" of rebalancing, "rebal" of rebalance) makes at most three letters
+ * longer. "download" is no "down", "write" no "writecach".
+ */
+export function sameAction(stemmed: string, action: string): boolean {
+  return (
+    stemmed === action || (action.length >= 4 && stemmed.startsWith(action) && stemmed.length - action.length <= 3)
+  );
+}
+
 /** A flag that turns an action off: its term, and the stems of its description ("mark" and "out" of noout's). */
 export interface NegatedFlag {
   flag: string;
@@ -469,8 +482,12 @@ export function negatedFlags(endpoints: readonly Endpoint[], stems?: Map<string,
       const action = /^no([a-z]{3,})$/.exec(name)?.[1];
       if (action === undefined || out.has(stem(action, stems))) continue;
       const key = stem(action, stems);
-      const described = words(typeof p.description === "string" ? p.description : "").map((w) => stem(w, stems));
-      if (described.some((d) => d === key || (d.length >= 4 && (d.startsWith(key) || key.startsWith(d)))))
+      const text = typeof p.description === "string" ? p.description : "";
+      // Its description says the action is off ("will not", "suspended", "disabled", "ignored"),
+      // not merely that a flag exists ("Enable SMURFS filter.").
+      if (!OFF.test(text)) continue;
+      const described = words(text).map((w) => stem(w, stems));
+      if (described.some((d) => sameAction(d, key)))
         out.set(key, { flag: stem(name, stems), described: new Set(described) });
     }
   }
@@ -483,6 +500,7 @@ function storageTypes(endpoints: readonly Endpoint[]): Set<string> {
   return new Set((define?.parameters.type?.enum ?? []).filter((v): v is string => typeof v === "string"));
 }
 
+/** Enums of kinds counted per endpoint, at most (the schema's most is a handful). */
 export const ENUMS_PER_ENDPOINT = 256;
 
 /** Which enums of kinds of which endpoints each term is a value of. */

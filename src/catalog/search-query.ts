@@ -3,7 +3,7 @@
 import { stem } from "./stem.ts";
 import { METHOD_HINTS } from "./synonyms.ts";
 import { STOPWORDS } from "./text.ts";
-import type { SearchIndex } from "./search-index.ts";
+import { sameAction, type SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import {
@@ -162,29 +162,29 @@ export interface QueryAnalysis extends QueryFacts {
 }
 
 /**
- * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1", "reboot pve2": a name
- * of letters and a number after "on", "from", "at" or "of", or right after the opening verb when
- * no guest is said, that the API does not know, is a host's.
+ * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
+ * a number after "on", "from", "at" or "of", that the API does not know, is a host's; not one
+ * named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
  */
 export function namesHostByName(query: string, index: SearchIndex): boolean {
   const chunks = query
     .toLowerCase()
     .split(/\s+/)
     .map((c) => c.replace(/[.,;:!?]+$/, ""));
-  // The API names guests by their number and nodes by their name: with no guest said, the name
-  // right after the opening verb is a node's ("reboot pve2").
-  const guestSaid = chunks.some((c) => GUEST_SAID.has(c) || /^\d+$/.test(c));
+  const collection = (name: string) => {
+    const letters = name.replace(/-?\d+$/, "");
+    return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
+  };
   return chunks.some(
     (c, i) =>
-      i > 0 &&
-      (/^(on|from|at|of)$/.test(chunks[i - 1]!) || (i === 1 && !guestSaid)) &&
-      nodeName(c) &&
-      !index.postings.has(c),
+      i > 0 && /^(on|from|at|of)$/.test(chunks[i - 1]!) && nodeName(c) && !collection(c) && !index.postings.has(c),
   );
 }
 
-/** Words that say a guest: with one of them, a name may be a guest's. */
-const GUEST_SAID: ReadonlySet<string> = new Set([...QEMU_WORDS, ...LXC_WORDS, ...GUEST_WORDS, "machine", "machines"]);
+/** Whether the query asks about what is: it opens with a question word, or asks to check it. */
+function asksAbout(tokens: readonly { word: string }[]): boolean {
+  return QUESTION_WORDS.has(tokens[0]?.word ?? "") || tokens.some((t) => t.word === "whether" || t.word === "check");
+}
 
 /** How much a storage's name counts for the word "storage" ("local-zfs"): less than the word said. */
 const STORAGE_NAME_WEIGHT = 0.6;
@@ -199,12 +199,10 @@ const NEGATED_FLAG_WEIGHT = 2;
  */
 function negatedFlagOf(index: SearchIndex, { action, particle }: NegatedAction): string | undefined {
   const verb = stem(action, index.stems);
-  const alike = (a: string, b: string) =>
-    a === b || (b.length >= 4 && a.startsWith(b)) || (a.length >= 4 && b.startsWith(a));
-  for (const [key, { flag }] of index.negatedFlags) if (alike(verb, key)) return flag;
+  for (const [key, { flag }] of index.negatedFlags) if (sameAction(verb, key)) return flag;
   if (particle === undefined) return undefined;
   const flag = index.negatedFlags.get(stem(particle, index.stems));
-  return flag && [...flag.described].some((d) => alike(verb, d)) ? flag.flag : undefined;
+  return flag && [...flag.described].some((d) => sameAction(verb, d) || sameAction(d, verb)) ? flag.flag : undefined;
 }
 
 /** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
@@ -501,7 +499,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   for (let i = 0; i < raw.length; i++) {
     if (phraseAt(rawStems, i, index.phrases) || !index.phrases.firstStems.has(rawStems[i]!)) continue;
     for (let j = i + 2; j < Math.min(raw.length, i + 5); j++) {
-      if (verbAt(tokens, j)) break;
+      // "close to running out": a "to" between opens another verb, it is no object.
+      if (verbAt(tokens, j) || raw[j - 1] === "to") break;
       const found = PARTICLES.has(raw[j]!) ? index.phrases.byStems.get(`${rawStems[i]} ${rawStems[j]}`) : undefined;
       if (!found) continue;
       const ids = senseByObject(index, found, raw.slice(i + 1, j));
@@ -513,6 +512,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       );
       if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) concept.verb = true;
       if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) concept.sets = true;
+      // Where it stands and what it leads to, so it can open the request ("throw those edits away": DELETE).
+      concept.at = i;
+      concept.leads = ids.map((id) => index.leads[id]!);
       consumed[i] = consumed[j] = true;
       // "back on": a particle right before the one that completes the verb goes with it.
       if (PARTICLES.has(raw[j - 1]!)) consumed[j - 1] = true;
@@ -667,6 +669,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     const flag = negatedFlagOf(index, action);
     if (flag === undefined) continue;
     addConcept(`n${flag}`, new Map([[flag, 1]]), flag, NEGATED_FLAG_WEIGHT);
+    // A question about it ("why did ceph stop rebalancing", "check whether the flags prevent
+    // rebalancing") reads; it sets nothing.
+    if (asksAbout(tokens) || causeAsked) continue;
     method = "PUT";
     methodStated = true;
   }

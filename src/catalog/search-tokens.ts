@@ -177,6 +177,20 @@ function isValue(chunk: string, base: number): boolean {
   return base < 1 || /\d/.test(chunk) || /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) || /^["'].+["'][.,;:!?]*$/.test(chunk);
 }
 
+/** Words that say where something is kept, or the word for a store itself. */
+const STORED_AT = new Set(["on", "onto", "to", "from", "in", "into", "at"]);
+const STORE_WORDS = new Set(["storage", "storages", "datastore", "datastores", "store"]);
+
+/**
+ * Whether the name at `k` stands where a storage does: after "on", "to", "from", "in" ("free
+ * space on local-zfs"), or beside the word for one ("the backup-nfs storage"). "is rbd-mirror
+ * running", "the zfs-zed service" name services.
+ */
+function whereStored(chunks: readonly string[], k: number): boolean {
+  const word = (at: number) => (chunks[at] ?? "").toLowerCase().replace(/[.,;:!?]+$/, "");
+  return STORED_AT.has(word(k - 1)) || STORE_WORDS.has(word(k - 1)) || STORE_WORDS.has(word(k + 1));
+}
+
 /** "named" or "called" with a name after it: it makes no token ("a pool named lab"). */
 export function introducesName(chunks: readonly string[], k: number): boolean {
   return /^(called|named)$/i.test(chunks[k]!) && k + 1 < chunks.length;
@@ -233,7 +247,8 @@ export function tokenize(
         index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
     // "local-zfs", "backup-nfs", "pbs-main": a name built with a kind of storage (the `type` of
     // POST /storage: zfs, lvm, nfs, pbs...) is a storage's name.
-    const storageName = hyphenated && !known && chunkWords.some((w) => index.storageTypes.has(w.toLowerCase()));
+    const storageName =
+      hyphenated && !known && chunkWords.some((w) => index.storageTypes.has(w.toLowerCase())) && whereStored(chunks, k);
     if (storageName) namesStorage = true;
     // "live-migrate VM 330", "force-stop container 200": a compound that opens a request and
     // ends with a verb of change is that verb, qualified ("apt-get" is a tool's name).
