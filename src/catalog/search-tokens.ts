@@ -490,5 +490,17 @@ export function isEnglishVerb(word: string): boolean {
 export function particleOfVerb(raw: readonly string[], i: number): boolean {
   const before = raw[i - 1];
   if (!PARTICLES.has(raw[i]!) || before === undefined || STOPWORDS.has(before)) return false;
-  return isEnglishVerb(before);
+  // "comes back up", "brought it back", "coming back up": any form of the verb.
+  return verbForms(before).some(isEnglishVerb);
+}
+
+/** The base forms an inflected verb may have: "comes" come, "came" (as typed), "coming" come, "stopped" stop. */
+export function verbForms(word: string): string[] {
+  const out = [word];
+  if (/[^s]s$/.test(word)) out.push(word.slice(0, -1));
+  if (/es$/.test(word)) out.push(word.slice(0, -2));
+  if (/ed$/.test(word)) out.push(word.slice(0, -1), word.slice(0, -2));
+  if (/ing$/.test(word)) out.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
+  if (/([a-z])\1(?:ed|ing)$/.test(word)) out.push(word.replace(/([a-z])\1(?:ed|ing)$/, "$1"));
+  return out;
 }

@@ -73,7 +73,8 @@ function porter(word: string): string {
     if (S_V.test(stem)) {
       w = stem;
       if (/(at|bl|iz)$/.test(w)) w += "e";
-      else if (/([^aeiouylsz])\1$/.test(w)) w = w.slice(0, -1);
+      // A three-letter base stays whole ("added": add, which stem() leaves as it is), not "ad".
+      else if (/([^aeiouylsz])\1$/.test(w) && w.length > 3) w = w.slice(0, -1);
       else if (CVC.test(w)) w += "e";
     }
   }

@@ -962,6 +962,18 @@ describe("the tenth round of issue 11, on PVE 9.1", async () => {
   );
 });
 
+describe("stem: an inflected form stems as its base does", () => {
+  test.each([
+    ["added", "add"],
+    ["adding", "add"],
+    ["stopped", "stop"],
+    ["getting", "get"],
+    ["installed", "install"],
+  ])("%s as %s", (form, base) => {
+    expect(stem(form)).toBe(stem(base));
+  });
+});
+
 describe("a verb of saying with its subject names no endpoint", () => {
   test.each<[string, string[]]>([
     ["what IP addresses does the guest agent report for vm 105", ["report"]],
@@ -1499,6 +1511,9 @@ describe("a particle right after a verb is the verb's", () => {
     [["is", "vm", "up"], 2, false],
     [["back", "up", "vm", "100"], 0, false],
     [["please", "back", "up"], 1, false],
+    // Any form of the verb: "comes back up" is no backup either.
+    [["vm", "comes", "back", "up"], 2, true],
+    [["coming", "back", "up"], 1, true],
   ])("%p at %i: %p", (raw, i, expected) => {
     expect(particleOfVerb(raw, i)).toBe(expected);
   });
@@ -1603,7 +1618,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh13-sealed", true, 77.5, 93.3],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 81.7, 93.3],
+  ["search-fresh14-sealed", true, 82.5, 93.3],
   ["search-fresh15-sealed", true, 78.3, 93.3],
   ["search-fresh16-sealed", true, 77.3, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
@@ -1615,19 +1630,22 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 83.6, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 71.8, 84.5],
+  ["search-fresh21-sealed", true, 72.7, 84.5],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 89.1, 96.4],
   // Written after the round's last change; measured at its start and end only.
-  // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second now), traded for the negated auxiliary.
-  ["search-fresh23-sealed", true, 68.2, 82.7],
+  // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
+  // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
+  ["search-fresh23-sealed", true, 69.1, 82.7],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 73.6, 85.5],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 76.4, 87.3],
-  ["search-fresh28-sealed", true, 76.4, 89.1],
+  // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
+  // traded for "added" stemming as "add" (three first places).
+  ["search-fresh28-sealed", true, 76.4, 88.2],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
   ["search-fresh32-sealed", true, 70.9, 84.5],
