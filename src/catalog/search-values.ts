@@ -256,7 +256,13 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   return kinds;
 }
 
-/** Per endpoint, the kinds of value it takes: 2 where a path placeholder takes it (it names the object), else 1. */
+/** How much a parameter named `port` takes a port typed: half what a body parameter of its kind does. */
+const PORT_BY_NAME = 0.5;
+
+/**
+ * Per endpoint, the kinds of value it takes: 2 where a path placeholder takes it (it names the
+ * object), else 1; 0.5 for a port taken only by a parameter's name.
+ */
 export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
   const inPath = new Set(placeholders(e.path));
   const out = new Map<ValueKind, number>();
@@ -264,6 +270,9 @@ export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
     for (const kind of parameterKinds(name, p, e.path))
       out.set(kind, Math.max(out.get(kind) ?? 0, inPath.has(name) ? 2 : 1));
   }
+  // A parameter named `port` takes one port to connect to (an SMTP relay's, a metric server's):
+  // a port typed counts for it, less than for the port lists of the firewall's rules.
+  if (!out.has("port") && Object.keys(e.parameters).includes("port")) out.set("port", PORT_BY_NAME);
   // The ACL list returns each entry's "Access control path": a path named asks for those entries too.
   eachReturnedField(e.returns, (name, prop) => {
     const description = (prop as { description?: unknown }).description;

@@ -905,6 +905,12 @@ describe("the tenth round of issue 11, on PVE 9.1", async () => {
     expect(analyzeQuery(index(), "are we close to running out of RAM on the cluster?").method).not.toBe("DELETE");
   });
 
+  // A parameter named `port` takes a port, as the firewall's port formats do.
+  test.skipIf(!present)("mails via mail.corp.lan port 587: the SMTP target first, no firewall rule", () => {
+    const hits = ranked(real!, "mails should go out via mail.corp.lan port 587 with a username and password");
+    expect(hits[0]).toBe("POST /cluster/notifications/endpoints/smtp");
+  });
+
   // A name built with a kind of storage (POST /storage's `type`) is a storage's name.
   test.skipIf(!present)("the kinds of storage, read from POST /storage's type", () => {
     const kinds = (real as unknown as { index: { storageTypes: Set<string> } }).index.storageTypes;
@@ -1632,11 +1638,11 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
   ["search-fresh21-sealed", true, 72.7, 84.5],
   // Written after the round's changes to phrasing, before its last change; opened after it.
-  ["search-fresh22-sealed", true, 89.1, 96.4],
+  ["search-fresh22-sealed", true, 90, 97.3],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
-  ["search-fresh23-sealed", true, 69.1, 82.7],
+  ["search-fresh23-sealed", true, 70, 82.7],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 73.6, 85.5],
@@ -1648,5 +1654,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh28-sealed", true, 76.4, 88.2],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
-  ["search-fresh32-sealed", true, 70.9, 84.5],
+  ["search-fresh32-sealed", true, 71.8, 85.5],
 ];

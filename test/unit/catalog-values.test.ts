@@ -156,6 +156,14 @@ describe("endpointValueKinds", () => {
     expect([...endpointValueKinds(list)]).toEqual([["acl", 1]]);
   });
 
+  test("a port: the firewall's port formats, and a parameter named port", () => {
+    expect([
+      ...endpointValueKinds(endpoint("/cluster/notifications/endpoints/smtp", { port: { type: "integer" } })),
+    ]).toEqual([["port", 0.5]]);
+    const dport = { type: "string", format: "pve-fw-dport-spec" };
+    expect([...endpointValueKinds(endpoint("/cluster/firewall/rules", { dport }))]).toEqual([["port", 1]]);
+  });
+
   test("a PCI address by pattern: the path's, or a key's of an array's property strings; not a fingerprint's", () => {
     const hex = "[0-9a-fA-F]";
     const e = endpoint("/nodes/{node}/hardware/pci/{pci-id-or-mapping}", {
