@@ -9,6 +9,7 @@ import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import {
   namesGuests,
   namesPort,
+  namesServerPort,
   namesRecurrence,
   namesTargetNode,
   valueKinds,
@@ -49,6 +50,7 @@ import {
   opensWithEnglishVerb,
   opensWithVerb,
   PARTICLES,
+  PREPOSITIONS,
   PLACE_WORDS,
   PLURAL_GUESTS,
   QEMU_WORDS,
@@ -181,9 +183,11 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
   );
 }
 
-/** Whether the query asks about what is: it opens with a question word, or asks to check it. */
+/** Whether the query asks about what is: it opens with a question word or "check", or asks whether. */
 function asksAbout(tokens: readonly { word: string }[]): boolean {
-  return QUESTION_WORDS.has(tokens[0]?.word ?? "") || tokens.some((t) => t.word === "whether" || t.word === "check");
+  return (
+    QUESTION_WORDS.has(tokens[0]?.word ?? "") || tokens[0]?.word === "check" || tokens.some((t) => t.word === "whether")
+  );
 }
 
 /** How much a storage's name counts for the word "storage" ("local-zfs"): less than the word said. */
@@ -472,6 +476,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (leavesChangeToApply(query, changes)) wordConcept("apply", 1);
   // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
   if (namesPort(query)) valueConcept("port");
+  // "mail.corp.lan port 587": a server and its port, which a server's settings take.
+  if (namesServerPort(query)) valueConcept("server");
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
   if (namesGuests(query)) valueConcept("guests");
   const stated = statedMethodAt(tokens);
@@ -512,9 +518,20 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       );
       if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) concept.verb = true;
       if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) concept.sets = true;
-      // Where it stands and what it leads to, so it can open the request ("throw those edits away": DELETE).
-      concept.at = i;
-      concept.leads = ids.map((id) => index.leads[id]!);
+      // Where it stands and what it leads to, so it can open the request ("throw those edits away":
+      // DELETE); not when a noun follows the particle, which is then a preposition ("switch ports on
+      // vmbr0"), but an adverb may ("shut it down cleanly").
+      const next = raw[j + 1];
+      if (
+        next === undefined ||
+        STOPWORDS.has(next) ||
+        PREPOSITIONS.has(next) ||
+        /ly$/.test(next) ||
+        tokens[j + 1]?.clauseStart
+      ) {
+        concept.at = i;
+        concept.leads = ids.map((id) => index.leads[id]!);
+      }
       consumed[i] = consumed[j] = true;
       // "back on": a particle right before the one that completes the verb goes with it.
       if (PARTICLES.has(raw[j - 1]!)) consumed[j - 1] = true;

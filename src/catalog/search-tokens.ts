@@ -166,7 +166,7 @@ function nameAfterCollection(index: SearchIndex, before: string | undefined, chu
 }
 
 /** English prepositions the stop words leave out: none of them is a name ("tasks across the cluster"). */
-const PREPOSITIONS = new Set(
+export const PREPOSITIONS = new Set(
   "aboard above across after against along amid among around before behind below beneath beside besides between beyond despite down during except inside near off onto opposite out outside past since through throughout till toward towards underneath unlike until up upon versus within without".split(
     " ",
   ),
@@ -177,18 +177,17 @@ function isValue(chunk: string, base: number): boolean {
   return base < 1 || /\d/.test(chunk) || /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) || /^["'].+["'][.,;:!?]*$/.test(chunk);
 }
 
-/** Words that say where something is kept, or the word for a store itself. */
-const STORED_AT = new Set(["on", "onto", "to", "from", "in", "into", "at"]);
-const STORE_WORDS = new Set(["storage", "storages", "datastore", "datastores", "store"]);
+/** Words beside a name that make it a program's: "the zfs-zed service", "is rbd-mirror running". */
+const PROGRAM_WORDS = new Set(["service", "services", "daemon", "unit", "package", "process", "running", "installed"]);
 
 /**
- * Whether the name at `k` stands where a storage does: after "on", "to", "from", "in" ("free
- * space on local-zfs"), or beside the word for one ("the backup-nfs storage"). "is rbd-mirror
- * running", "the zfs-zed service" name services.
+ * Whether the name at `k` may be a storage's: not a program's ("the zfs-zed service", "is
+ * rbd-mirror running"), and of two parts at most ("zfs-import-cache" is a unit's name).
  */
-function whereStored(chunks: readonly string[], k: number): boolean {
+function mayBeStorage(chunks: readonly string[], k: number): boolean {
   const word = (at: number) => (chunks[at] ?? "").toLowerCase().replace(/[.,;:!?]+$/, "");
-  return STORED_AT.has(word(k - 1)) || STORE_WORDS.has(word(k - 1)) || STORE_WORDS.has(word(k + 1));
+  if (word(k).split("-").length > 2) return false;
+  return !PROGRAM_WORDS.has(word(k - 1)) && !PROGRAM_WORDS.has(word(k + 1));
 }
 
 /** "named" or "called" with a name after it: it makes no token ("a pool named lab"). */
@@ -248,7 +247,10 @@ export function tokenize(
     // "local-zfs", "backup-nfs", "pbs-main": a name built with a kind of storage (the `type` of
     // POST /storage: zfs, lvm, nfs, pbs...) is a storage's name.
     const storageName =
-      hyphenated && !known && chunkWords.some((w) => index.storageTypes.has(w.toLowerCase())) && whereStored(chunks, k);
+      hyphenated &&
+      !known &&
+      chunkWords.some((w) => index.storageTypes.has(w.toLowerCase())) &&
+      mayBeStorage(chunks, k);
     if (storageName) namesStorage = true;
     // "live-migrate VM 330", "force-stop container 200": a compound that opens a request and
     // ends with a verb of change is that verb, qualified ("apt-get" is a tool's name).
@@ -490,17 +492,13 @@ export function isEnglishVerb(word: string): boolean {
 export function particleOfVerb(raw: readonly string[], i: number): boolean {
   const before = raw[i - 1];
   if (!PARTICLES.has(raw[i]!) || before === undefined || STOPWORDS.has(before)) return false;
-  // "comes back up", "brought it back", "coming back up": any form of the verb.
-  return verbForms(before).some(isEnglishVerb);
+  // "comes back up", "brings it back": a verb with its subject's -s too. A participle may be an
+  // adjective ("the scheduled back up failed"), so only the -s form.
+  return isEnglishVerb(before) || presentForms(before).some(isEnglishVerb);
 }
 
-/** The base forms an inflected verb may have: "comes" come, "came" (as typed), "coming" come, "stopped" stop. */
-export function verbForms(word: string): string[] {
-  const out = [word];
-  if (/[^s]s$/.test(word)) out.push(word.slice(0, -1));
-  if (/es$/.test(word)) out.push(word.slice(0, -2));
-  if (/ed$/.test(word)) out.push(word.slice(0, -1), word.slice(0, -2));
-  if (/ing$/.test(word)) out.push(word.slice(0, -3), `${word.slice(0, -3)}e`);
-  if (/([a-z])\1(?:ed|ing)$/.test(word)) out.push(word.replace(/([a-z])\1(?:ed|ing)$/, "$1"));
-  return out;
+/** The base forms a verb's third person may have: "comes" come, "goes" go, "fixes" fix. */
+export function presentForms(word: string): string[] {
+  if (!/[^s]s$/.test(word)) return [];
+  return /es$/.test(word) ? [word.slice(0, -1), word.slice(0, -2)] : [word.slice(0, -1)];
 }

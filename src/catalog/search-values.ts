@@ -24,7 +24,8 @@ export type ValueKind =
   | "port"
   | "iface"
   | "pci"
-  | "acl";
+  | "acl"
+  | "server";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -68,7 +69,7 @@ export function valueKinds(chunk: string): ValueKind[] {
   // parse_volume_id would read the first as a volume ID. A name without a dot before a number
   // stays a storage ("local-lvm:32" allocates 32 GiB there), and "01:00" a time of day.
   const hostPort = /^([a-z0-9][a-z0-9.-]*):\d{1,5}$/i.exec(v);
-  if (hostPort && (/[a-z].*\.|\.[a-z]/i.test(hostPort[1]!) || IPV4.test(hostPort[1]!))) return ["port"];
+  if (hostPort && (/[a-z].*\.|\.[a-z]/i.test(hostPort[1]!) || IPV4.test(hostPort[1]!))) return ["port", "server"];
   // storage:name, as pve-storage parses a volume ID (PVE::Storage::parse_volume_id).
   if (/^[a-z][a-z0-9._-]*[a-z0-9]:[^:/\s][^\s]*$/i.test(v) && !/^https?:/i.test(v)) return ["volume"];
   if (VOLUME_NAMES.some((name) => name.test(v))) return ["volume"];
@@ -143,6 +144,20 @@ export function namesRecurrence(query: string): boolean {
  * A port said with its word or its protocol: "port 8006", "ports 80 and 443", "tcp 443",
  * "udp/53". It is a value for a firewall rule's ports (pve-fw-dport-spec, pve-fw-sport-spec).
  */
+/**
+ * "mail.example.com port 587", "graphite host 10.0.0.5 on port 2003": a port given with a server
+ * (a dotted name or an address), which is where something connects, not a firewall's port.
+ */
+export function namesServerPort(query: string): boolean {
+  if (!namesPort(query)) return false;
+  if (/\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/i.test(query)) return true;
+  // "our smtp relay on port 587"; "allow port 3306 from the app server" is a firewall rule's.
+  return /\b(?:server|relay)s?\b/i.test(query) && !FIREWALL_ACTIONS.test(query);
+}
+
+/** The words of a firewall rule's action, and the firewall itself. */
+const FIREWALL_ACTIONS = /\b(?:allow|deny|block|permit|reject|drop|open|let|firewall)\b/i;
+
 export function namesPort(query: string): boolean {
   return /\bports?\s+\d{1,5}\b|\b(?:tcp|udp)(?:\s+port)?[\s/:]*\d{1,5}\b/i.test(query);
 }
@@ -256,12 +271,12 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   return kinds;
 }
 
-/** How much a parameter named `port` takes a port typed: half what a body parameter of its kind does. */
+/** How much a parameter named `port` takes a server typed with its port: less than a body parameter of its kind. */
 const PORT_BY_NAME = 0.5;
 
 /**
  * Per endpoint, the kinds of value it takes: 2 where a path placeholder takes it (it names the
- * object), else 1; 0.5 for a port taken only by a parameter's name.
+ * object), else 1; 0.5 for a server's port taken by a parameter's name.
  */
 export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
   const inPath = new Set(placeholders(e.path));
@@ -270,9 +285,9 @@ export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
     for (const kind of parameterKinds(name, p, e.path))
       out.set(kind, Math.max(out.get(kind) ?? 0, inPath.has(name) ? 2 : 1));
   }
-  // A parameter named `port` takes one port to connect to (an SMTP relay's, a metric server's):
-  // a port typed counts for it, less than for the port lists of the firewall's rules.
-  if (!out.has("port") && Object.keys(e.parameters).includes("port")) out.set("port", PORT_BY_NAME);
+  // A parameter named `port` takes the port of a server to connect to (an SMTP relay's, a metric
+  // server's): a server typed with its port counts for it ("mail.corp.lan port 587").
+  if (Object.keys(e.parameters).includes("port")) out.set("server", PORT_BY_NAME);
   // The ACL list returns each entry's "Access control path": a path named asks for those entries too.
   eachReturnedField(e.returns, (name, prop) => {
     const description = (prop as { description?: unknown }).description;

@@ -84,9 +84,9 @@ describe("valueKinds", () => {
     ["01:00", ["calendar"]],
     // An address with its port, not a volume ID on a storage named like a host; a storage and a
     // size ("local-lvm:32", a new 32 GiB volume) stays a volume.
-    ["mail.corp.local:587", ["port"]],
-    ["10.1.1.9:8089", ["port"]],
-    ["influx.lan:8089,", ["port"]],
+    ["mail.corp.local:587", ["port", "server"]],
+    ["10.1.1.9:8089", ["port", "server"]],
+    ["influx.lan:8089,", ["port", "server"]],
     ["local-lvm:32", ["volume"]],
     ["ceph-pool:8", ["volume"]],
     ["local:100/vm-100-disk-0.qcow2", ["volume"]],
@@ -156,10 +156,10 @@ describe("endpointValueKinds", () => {
     expect([...endpointValueKinds(list)]).toEqual([["acl", 1]]);
   });
 
-  test("a port: the firewall's port formats, and a parameter named port", () => {
+  test("a port: the firewall's port formats; a server's port: a parameter named port", () => {
     expect([
       ...endpointValueKinds(endpoint("/cluster/notifications/endpoints/smtp", { port: { type: "integer" } })),
-    ]).toEqual([["port", 0.5]]);
+    ]).toEqual([["server", 0.5]]);
     const dport = { type: "string", format: "pve-fw-dport-spec" };
     expect([...endpointValueKinds(endpoint("/cluster/firewall/rules", { dport }))]).toEqual([["port", 1]]);
   });
