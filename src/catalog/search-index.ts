@@ -453,9 +453,9 @@ function ofItem(path: string, listed: ReadonlyMap<string, string>): string | und
 const OFF = /\b(?:not|no|never|suspend\w*|disabl\w*|ignor\w*|prevent\w*|paus\w*)\b/i;
 
 /**
- * Whether two stems are one action: equal, or the second a stem of the first that a suffix the
- * stemmer keeps ("rebalanc" of rebalancing, "rebal" of rebalance) makes at most three letters
- * longer. "download" is no "down", "write" no "writecach".
+ * Whether two stems are one action: equal, or the first the second with at most three letters
+ * more that the stemmer kept ("rebalanc" of rebalancing and "rebal" of rebalance). "download" is
+ * no "down", "write" no "writecach".
  */
 export function sameAction(stemmed: string, action: string): boolean {
   return (
