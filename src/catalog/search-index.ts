@@ -480,8 +480,8 @@ export function negatedFlags(endpoints: readonly Endpoint[], stems?: Map<string,
   for (const e of endpoints) {
     for (const [name, p] of Object.entries(e.parameters)) {
       const action = /^no([a-z]{3,})$/.exec(name)?.[1];
-      if (action === undefined || out.has(stem(action, stems))) continue;
-      const key = stem(action, stems);
+      const key = action === undefined ? undefined : stem(action, stems);
+      if (key === undefined || out.has(key)) continue;
       const text = typeof p.description === "string" ? p.description : "";
       // Its description says the action is off ("will not", "suspended", "disabled", "ignored"),
       // not merely that a flag exists ("Enable SMURFS filter.").

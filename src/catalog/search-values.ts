@@ -260,6 +260,9 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   // Under /access a `path` is an ACL path ("Access control path" of PUT /access/acl, the path
   // GET /access/permissions dumps); a ticket's is the path it is checked on, no object of the request.
   if (name === "path" && home.startsWith("/access/") && !home.includes("ticket")) kinds.push("acl");
+  // A parameter named `port` takes the port of a server to connect to (an SMTP relay's, a metric
+  // server's): a server typed with its port counts for it ("mail.corp.lan port 587").
+  if (name === "port") kinds.push("server");
   for (const [key, sub] of Object.entries(propertyStringKeys(p) ?? {})) {
     if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
     const text = (sub as { format?: unknown } | undefined)?.format;
@@ -282,12 +285,11 @@ export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
   const inPath = new Set(placeholders(e.path));
   const out = new Map<ValueKind, number>();
   for (const [name, p] of Object.entries(e.parameters)) {
-    for (const kind of parameterKinds(name, p, e.path))
-      out.set(kind, Math.max(out.get(kind) ?? 0, inPath.has(name) ? 2 : 1));
+    for (const kind of parameterKinds(name, p, e.path)) {
+      const where = inPath.has(name) ? 2 : kind === "server" ? PORT_BY_NAME : 1;
+      out.set(kind, Math.max(out.get(kind) ?? 0, where));
+    }
   }
-  // A parameter named `port` takes the port of a server to connect to (an SMTP relay's, a metric
-  // server's): a server typed with its port counts for it ("mail.corp.lan port 587").
-  if (Object.keys(e.parameters).includes("port")) out.set("server", PORT_BY_NAME);
   // The ACL list returns each entry's "Access control path": a path named asks for those entries too.
   eachReturnedField(e.returns, (name, prop) => {
     const description = (prop as { description?: unknown }).description;
