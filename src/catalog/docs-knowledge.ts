@@ -172,10 +172,15 @@ export function buildDocsKnowledge(
     for (const section of page.sections) {
       const want = titleWords(section.title);
       if (want.length === 0) continue;
-      const hits = endpoints
+      let hits = endpoints
         .map((_, id) => id)
         .filter((id) => want.every((w) => named[id]!.has(w)) && want.some((w) => lastWords[id]!.has(w)));
-      const resources = new Set(hits.map((id) => endpoints[id]!.path.replace(/\/\{[^{}]+\}$/, "")));
+      const resourceOf = (id: number) => endpoints[id]!.path.replace(/\/\{[^{}]+\}$/, "");
+      // "Notification Matchers" names /cluster/notifications/matchers, not the matcher-fields
+      // beside it: of several, the one whose own name the title says whole.
+      if (new Set(hits.map(resourceOf)).size > 1)
+        hits = hits.filter((id) => [...lastWords[id]!].every((w) => want.includes(w)));
+      const resources = new Set(hits.map(resourceOf));
       if (resources.size !== 1) continue;
       for (const id of hits) {
         attach(id, section.title);

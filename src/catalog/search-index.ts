@@ -201,6 +201,9 @@ const IDENTIFIER_FIELDS = [
  * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
  * run-together names, so the schema's own words are read the same with or without docs.
  */
+/** The kinds of guest as values name them (HA resource IDs "vm:100", "ct:101"; qemu, lxc). */
+const GUEST_TYPES = /^(?:vm|ct|qemu|lxc)$/i;
+
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
@@ -343,6 +346,22 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const lastWords = fieldsOf.map((f) => identifierWords(f.lastSegment[0] ?? ""));
   const nameWords = fieldsOf.map((f) => identifierWords(f.name[0] ?? ""));
   const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems);
+  // "protect last night's backup": a kind of the item names it as its list's noun would
+  // (a backup is a volume of the storage's content).
+  // So does it name the list that filters by it ("snippets": the content listing).
+  const kindsOfList = new Map<string, string[]>();
+  endpoints.forEach((e, id) => {
+    if (kinds[id]!.length) kindsOfList.set(e.path.replace(/\/\{[^{}]+\}$/, ""), kinds[id]!);
+  });
+  identity.forEach((units, id) => {
+    const lastStems = new Set(lastWords[id]!.map((w) => stem(w, stems)));
+    const e = endpoints[id]!;
+    const ownKinds = kinds[id]!.length ? kinds[id]! : e.method === "GET" ? (kindsOfList.get(e.path) ?? []) : [];
+    // Guest types (the HA resources' "vm" and "ct") are said of any guest, not of the item.
+    const kindStems = ownKinds.filter((k) => !GUEST_TYPES.test(k)).map((k) => stem(k.toLowerCase(), stems));
+    if (kindStems.length === 0) return;
+    identity[id] = units.map((unit) => (lastStems.has(unit[0]!) ? [...unit, ...kindStems] : unit));
+  });
   const compounds = new Set<string>();
   const lastSegmentStems = new Set<string>();
   lastWords.forEach((last, id) => {

@@ -453,8 +453,13 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     const term = valueTerm(kind);
     return addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
   };
+  let namesFile = false;
   for (const chunk of query.split(/\s+/)) {
     for (const kind of valueKinds(chunk)) {
+      if (kind === "file") {
+        namesFile = true;
+        continue;
+      }
       const concept = valueConcept(kind);
       // "carol@pve" names a user: the users' endpoints are asked for, as if the word were said.
       const noun = VALUE_NOUNS[kind];
@@ -488,6 +493,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "reboot the physical server itself, not a guest": what is said aside names no guest.
   const guestWords = raw.filter((_, i) => !tokens[i]!.literal && !tokens[i]!.aside);
   const guest = guestFacet(guestWords);
+  // "read /etc/fstab inside VM 131", "share /srv/media with the VMs": a path beside a guest is a
+  // file of the guest's or one shared with it. On a node, the path's own words say which of
+  // Proxmox's files it is ("cat /etc/network/interfaces"), no kind of value.
+  if (namesFile && guest !== "none") valueConcept("file");
   const bothKinds = guestWords.some((w) => QEMU_WORDS.has(w)) && guestWords.some((w) => LXC_WORDS.has(w));
 
   const consumed = new Array<boolean>(raw.length).fill(false);

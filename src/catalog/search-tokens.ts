@@ -337,12 +337,29 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;
   const previous = tokens[i - 1]?.word;
   if (previous && INTERROGATIVE_DETERMINERS.has(previous)) return undefined;
+  // "so guest records get created", "the VM got deleted by someone": "get" before a participle
+  // makes the passive of that verb, whose own method the request does not state. Before a noun
+  // the participle is an adjective ("get stopped containers").
+  if (PASSIVE_GETS.has(word) && /[a-z]ed$/.test(tokens[i + 1]?.word ?? "")) {
+    const after = tokens[i + 2];
+    if (
+      !after ||
+      after.clauseStart ||
+      STOPWORDS.has(after.word) ||
+      PREPOSITIONS.has(after.word) ||
+      /ly$/.test(after.word)
+    )
+      return undefined;
+  }
   if (!method || clauseStart) return method;
   const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
   if (closes && previous && !STOPWORDS.has(previous) && !METHOD_HINTS[previous]) return undefined;
   if (previous === "to") return undefined;
   return method;
 }
+
+/** The forms of "get" that make a passive with a participle after them. */
+const PASSIVE_GETS = new Set(["get", "gets", "got", "gotten", "getting"]);
 
 /** "what backups", "which VMs": after these a word is the noun asked about, no verb. */
 const INTERROGATIVE_DETERMINERS = new Set(["what", "which", "whose"]);

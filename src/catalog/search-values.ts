@@ -25,7 +25,8 @@ export type ValueKind =
   | "iface"
   | "pci"
   | "acl"
-  | "server";
+  | "server"
+  | "file";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -48,6 +49,23 @@ const ACL_PATH = new RegExp(
     ")$",
 );
 
+/**
+ * A path in a file system ("/etc/resolv.conf", "/srv/media"): absolute, its first segment
+ * starting with a letter, and no API path (those open with the API's top-level directories,
+ * PVE::API2's children), ACL path (check_path's roots) or device (/dev/...), which are kinds of
+ * their own or none.
+ */
+const FILE_PATH =
+  /^\/(?!(?:access|cluster|nodes|pools?|storage|version|api2|vms|sdn|mapping|dev)(?:\/|$))[a-z][\w.@+-]*(?:\/[\w.@+-]+)*\/?$/i;
+
+/**
+ * A parameter that takes a path in a file system: a guest's file (agent file-read/-write), a
+ * file inside a backup (file-restore), a directory shared or mounted (mapping/dir, a container's
+ * mount point), a storage's directory, a disk imported from a path.
+ */
+const FILE_PATH_PARAMETER =
+  /^(?:the )?path to the (?:file|mount point)\b|\babsolute (?:directory )?path\b|^file system path\b|^base64-path to the directory or file\b/i;
+
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
 /** The kinds of value a chunk of a query is, if any (punctuation around it ignored). */
@@ -62,6 +80,7 @@ export function valueKinds(chunk: string): ValueKind[] {
   if (/^\/dev\/\S+$/.test(v)) return ["device"];
   if (/^\d{2,}-\d+$/.test(v)) return ["replication"];
   if (ACL_PATH.test(v)) return ["acl"];
+  if (FILE_PATH.test(v)) return ["file"];
   const slash = v.indexOf("/");
   if (slash > 0 && IPV4.test(v.slice(0, slash)) && /^\/\d{1,2}$/.test(v.slice(slash))) return ["cidr"];
   if (IPV4.test(v)) return ["ip"];
@@ -263,6 +282,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   // A parameter named `port` takes the port of a server to connect to (an SMTP relay's, a metric
   // server's): a server typed with its port counts for it ("mail.corp.lan port 587").
   if (name === "port") kinds.push("server");
+  if (format === "pve-storage-path" || FILE_PATH_PARAMETER.test(description)) kinds.push("file");
   for (const [key, sub] of Object.entries(propertyStringKeys(p) ?? {})) {
     if (/^mac(?:addr)?$/.test(key)) kinds.push("mac");
     const text = (sub as { format?: unknown } | undefined)?.format;
@@ -270,6 +290,8 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
     if (typeof text === "string" && IFACE_FORMATS.has(text)) kinds.push("iface");
     const subPattern = (sub as { pattern?: unknown } | undefined)?.pattern;
     if (typeof subPattern === "string" && PCI_PATTERN.test(subPattern)) kinds.push("pci");
+    const subDescription = (sub as { description?: unknown } | undefined)?.description;
+    if (typeof subDescription === "string" && FILE_PATH_PARAMETER.test(subDescription)) kinds.push("file");
   }
   return kinds;
 }

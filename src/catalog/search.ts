@@ -1,6 +1,7 @@
 import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
+import { splitCompound } from "./search-terms.ts";
 import { diversify } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
@@ -297,6 +298,11 @@ export function runSearch(
   for (const concept of analysis.concepts) {
     for (const t of concept.terms.keys()) asked.add(t);
     if (concept.names) asked.add(concept.names);
+  }
+  // "PowerDNS", "OpenFabric": a run-together name says what its parts name (a DNS plugin, a
+  // fabric), though its parts are no words of the request.
+  for (const w of words(query)) {
+    for (const part of splitCompound(w, index.vocabulary) ?? []) asked.add(stem(part, index.stems));
   }
   const pinned = hints.pinned ?? [];
   const valueIds = analysis.concepts.flatMap((c) =>

@@ -168,6 +168,22 @@ describe.skipIf(!present)("PVE 9.1.3 man pages against the PVE 9.1 schema", asyn
     expect(knowledge.cli.commands.get("pvecm nodes")!.readsLike).toBeUndefined();
   });
 
+  // A chapter's section titled by a resource's name gives it the section's words, also when a
+  // resource beside it shares some of them ("Notification Matchers", not the matcher-fields).
+  test("a section titled by a resource's name: the one whose own name the title says whole", () => {
+    const knowledge = buildDocsKnowledge({ kind: "inline", location: "9.1.3" }, pages, catalog!.endpoints, {
+      match: () => undefined,
+      indexOf: () => undefined,
+    });
+    const textsOf = (method: string, path: string) =>
+      knowledge.texts[catalog!.endpoints.findIndex((e) => e.method === method && e.path === path)]!;
+    expect(textsOf("POST", "/cluster/notifications/matchers")).toContain("Notification Matchers");
+    expect(textsOf("POST", "/cluster/notifications/matchers").join(" ")).toContain(
+      "route notifications to notification targets",
+    );
+    expect(textsOf("GET", "/cluster/notifications/matcher-fields")).not.toContain("Notification Matchers");
+  });
+
   test("most commands map, to many endpoints", () => {
     const values = [...mapped.values()];
     const endpoints = new Set(values.filter((m) => m.endpoint !== undefined).map((m) => m.endpoint));

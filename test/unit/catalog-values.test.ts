@@ -54,7 +54,8 @@ describe("valueKinds", () => {
     ["/vms/web", []],
     ["/nodes/pve1", []],
     ["/storage/local", []],
-    ["/etc/hosts", []],
+    // A file's path (which of Proxmox's files it is, its words say on a node).
+    ["/etc/hosts", ["file"]],
     ["100", []],
     ["backups", []],
     // A volume's name without its storage, as pve-storage names what it stores.
@@ -90,6 +91,18 @@ describe("valueKinds", () => {
     ["local-lvm:32", ["volume"]],
     ["ceph-pool:8", ["volume"]],
     ["local:100/vm-100-disk-0.qcow2", ["volume"]],
+    // A path in a file system; not an API path, a device or an ACL path, which are kinds of their own.
+    ["/etc/resolv.conf", ["file"]],
+    ["/srv/media", ["file"]],
+    ["/var/lib/vz/", ["file"]],
+    ["(/root/app.conf),", ["file"]],
+    ["/nodes/pve1/qemu", []],
+    ["/storage", []],
+    ["/api2/json/version", []],
+    ["/vms/100", ["acl"]],
+    ["/dev/sdb1", ["device"]],
+    ["/24", []],
+    ["/", []],
   ])("%s", (chunk, kinds) => {
     expect(valueKinds(chunk)).toEqual(kinds as never);
   });
@@ -98,6 +111,50 @@ describe("valueKinds", () => {
 describe("endpointValueKinds", () => {
   const endpoint = (path: string, parameters: Record<string, unknown>) =>
     ({ method: "PUT", path, name: "x", description: "", parameters }) as unknown as Endpoint;
+
+  test.each<[string, Record<string, unknown>, [string, number][]]>([
+    // A guest's file (agent file-read), a file in a backup, a storage's directory.
+    [
+      "/nodes/{node}/qemu/{vmid}/agent/file-read",
+      { file: { type: "string", description: "The path to the file" } },
+      [["file", 1]],
+    ],
+    [
+      "/nodes/{node}/storage/{storage}/file-restore/list",
+      { filepath: { type: "string", description: 'base64-path to the directory or file being listed, or "/".' } },
+      [["file", 1]],
+    ],
+    [
+      "/storage",
+      { path: { type: "string", format: "pve-storage-path", description: "File system path." } },
+      [["file", 1]],
+    ],
+    // A directory shared with guests, in the node maps' property string.
+    [
+      "/cluster/mapping/dir",
+      {
+        map: {
+          type: "array",
+          items: {
+            type: "string",
+            format: {
+              path: { type: "string", description: "Absolute directory path that should be shared with the guest." },
+            },
+          },
+        },
+      },
+      [["file", 1]],
+    ],
+    // A path to a containing file the API names (apt's sources), a CA store, a graphite root: no file typed.
+    ["/nodes/{node}/apt/repositories", { path: { type: "string", description: "Path to the containing file." } }, []],
+    [
+      "/cluster/metrics/server/{id}",
+      { path: { type: "string", description: "root graphite path (ex: proxmox.mycluster.mykey)" } },
+      [],
+    ],
+  ])("a path in a file system: %s", (path, parameters, kinds) => {
+    expect([...endpointValueKinds(endpoint(path, parameters))]).toEqual(kinds as never);
+  });
 
   test("a path placeholder names the object (2), a body parameter only takes the value (1)", () => {
     const e = endpoint("/nodes/{node}/storage/{storage}/content/{volume}", {
@@ -146,7 +203,7 @@ describe("endpointValueKinds", () => {
     const checked = { type: "string", description: "Verify ticket, and check if user have access 'privs' on 'path'" };
     expect([...endpointValueKinds(endpoint("/access/ticket", { path: checked }))]).toEqual([]);
     const fsPath = { type: "string", format: "pve-storage-path", description: "File system path." };
-    expect([...endpointValueKinds(endpoint("/storage", { path: fsPath }))]).toEqual([]);
+    expect([...endpointValueKinds(endpoint("/storage", { path: fsPath }))]).not.toContainEqual(["acl", 1]);
     const graphite = { type: "string", format: "graphite-path", description: "root graphite path" };
     expect([...endpointValueKinds(endpoint("/cluster/metrics/server/{id}", { path: graphite }))]).toEqual([]);
     const list = {
