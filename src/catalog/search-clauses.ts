@@ -22,7 +22,7 @@ import {
   type Token,
 } from "./search-tokens.ts";
 
-const BE = new Set(["is", "are", "was", "were", "has", "have", "keeps"]);
+const BE = new Set(["is", "are", "was", "were", "has", "have", "keeps", "needs"]);
 
 /**
  * "pve7 is powered off, send it a magic packet", "VM 121 is hung and ignores ACPI, pull the plug":

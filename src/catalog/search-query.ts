@@ -359,6 +359,16 @@ function senseByObject(index: SearchIndex, ids: number[], after: readonly string
   return ids.filter((id) => !keep.includes(id));
 }
 
+/** Articles that introduce an object not yet known: a new one. */
+const INDEFINITE = new Set(["a", "an", "another"]);
+
+/** Whether the verb at `at` (with its particle, "set up") takes an indefinite object ("an InfluxDB server"). */
+export function introducesNewObject(tokens: readonly { word: string }[], at: number): boolean {
+  let k = at + 1;
+  if (PARTICLES.has(tokens[k]?.word ?? "")) k++;
+  return INDEFINITE.has(tokens[k]?.word ?? "");
+}
+
 /** How much the words of a CLI-only command's description count, against the words typed. */
 const DESCRIPTION_WEIGHT = 0.6;
 
@@ -488,6 +498,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const stated = statedMethodAt(tokens);
   let method = stated?.method;
   let methodStated = method !== undefined;
+  // "configure an InfluxDB metric server": configuring an object not yet known brings a new one
+  // into being, which the API creates (POST). "change a setting", "disable a storage" and
+  // "rename a snapshot" act on one that exists.
+  if (method === "PUT" && stated && tokens[stated.at]!.word === "configure" && introducesNewObject(tokens, stated.at))
+    method = "POST";
   // Words of values ("/vms", "/etc/hosts") name no guest or node.
   const spoken = raw.filter((_, i) => !tokens[i]!.literal);
   // "reboot the physical server itself, not a guest": what is said aside names no guest.

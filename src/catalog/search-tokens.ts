@@ -315,7 +315,8 @@ export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary
   const known = (part: string) => (part.length >= 3 ? index.vocabulary.has(part) : SHORT_WORDS.has(part));
   return index.compounds.filter((c) => {
     const rest = c.startsWith(word) ? c.slice(word.length) : c.endsWith(word) ? c.slice(0, -word.length) : "";
-    return rest.length > 0 && known(rest);
+    // "download", "setup": a word joined to a particle means something of its own, not the word.
+    return rest.length > 0 && known(rest) && !PARTICLES.has(rest);
   });
 }
 

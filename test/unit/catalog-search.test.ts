@@ -191,8 +191,20 @@ describe("word handling", () => {
     ["freeze", ["fsfreeze"]],
     ["port", []],
     ["fs", []],
+    // A word joined to a particle means something of its own: "load" is no download.
+    ["load", ["loadavg"]],
+    ["proxy", ["vncproxy"]],
   ])("compoundsWith(%j) finds the word inside run-together names", (word, found) => {
-    const index = { compounds: ["fstrim", "fsfreeze", "report"], vocabulary: new Map([["re", 3]]) };
+    const index = {
+      compounds: ["fstrim", "fsfreeze", "report", "download", "upload", "loadavg", "vncproxy"],
+      vocabulary: new Map([
+        ["re", 3],
+        ["down", 1],
+        ["up", 1],
+        ["avg", 1],
+        ["vnc", 1],
+      ]),
+    };
     expect(compoundsWith(index, word)).toEqual(found);
   });
 
@@ -1026,6 +1038,33 @@ describe("the eleventh round of issue 11, on PVE 9.1", async () => {
     expect(analyzeQuery(index(), query).concepts.some((c) => c.terms.has("#file"))).toBe(false);
   });
 
+  // "configure" with an object not yet known brings a new one into being: the creation.
+  test.skipIf(!present).each([
+    ["configure an InfluxDB metric server to push stats to", "POST /cluster/metrics/server/{id}"],
+    [
+      "configure an authenticated SMTP relay on port 587 for notification mails",
+      "POST /cluster/notifications/endpoints/smtp",
+    ],
+    ["configure the InfluxDB metric server influx1 to use port 8089", "PUT /cluster/metrics/server/{id}"],
+  ])("%s: %s first", (query, expected) => {
+    expect(ranked(real!, query)[0]).toBe(expected);
+  });
+
+  // "load" is no word of "download" or "upload".
+  test.skipIf(!present)("what was the load like on pve2: no download or upload in the top three", () => {
+    const hits = ranked(real!, "pve2 felt sluggish around lunchtime, what was the load like").slice(0, 3);
+    expect(hits.filter((h) => /download|upload/.test(h))).toEqual([]);
+  });
+
+  // "X needs …, where do I …": a first clause saying what something needs sets the scene.
+  test.skipIf(!present)(
+    "new box needs to join the cluster, where do I get the join info: the join info's GET first",
+    () => {
+      const query = "new box needs to become part of the cluster - where do I get the join info and fingerprint";
+      expect(ranked(real!, query)[0]).toBe("GET /cluster/config/join");
+    },
+  );
+
   // "get" before a participle is a passive: it asks for no GET.
   test.skipIf(!present)("so guest records get created: no GET stated", () => {
     const analysis = analyzeQuery(
@@ -1431,6 +1470,9 @@ describe("a first clause that states the situation", () => {
       ["user", "ivan", "is", "locked", "out", "of", "two", "factor"],
     ],
     ["VM 418 has a stale backup lock - clear the lock", ["vm", "418", "has", "a", "stale", "backup", "lock"]],
+    // What something needs is a situation too; "I need …" is a request.
+    ["the new box needs to join, where do I get the join info", ["the", "new", "box", "needs", "to", "join"]],
+    ["I need the join info, and the fingerprint", []],
     // A question, a request without a statement before it, or a statement with nothing after it: no scene.
     ["how are the replication jobs doing - last sync time", []],
     ["shut down VM 100, then start VM 101", []],
