@@ -196,13 +196,14 @@ const IDENTIFIER_FIELDS = [
   "returnValue",
 ] as const;
 
+/** The kinds of guest as values name them (HA resource IDs "vm:100", "ct:101"; qemu, lxc). */
+const GUEST_TYPES = /^(?:vm|ct|qemu|lxc)$/i;
+
 /**
  * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one
  * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
  * run-together names, so the schema's own words are read the same with or without docs.
  */
-/** The kinds of guest as values name them (HA resource IDs "vm:100", "ct:101"; qemu, lxc). */
-const GUEST_TYPES = /^(?:vm|ct|qemu|lxc)$/i;
 
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
@@ -347,8 +348,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const nameWords = fieldsOf.map((f) => identifierWords(f.name[0] ?? ""));
   const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems);
   // "protect last night's backup": a kind of the item names it as its list's noun would
-  // (a backup is a volume of the storage's content).
-  // So does it name the list that filters by it ("snippets": the content listing).
+  // (a backup is a volume of the storage's content), and names the list's GET, which filters
+  // by it ("snippets": the content listing).
   const kindsOfList = new Map<string, string[]>();
   endpoints.forEach((e, id) => {
     if (kinds[id]!.length) kindsOfList.set(e.path.replace(/\/\{[^{}]+\}$/, ""), kinds[id]!);

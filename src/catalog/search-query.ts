@@ -508,9 +508,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "reboot the physical server itself, not a guest": what is said aside names no guest.
   const guestWords = raw.filter((_, i) => !tokens[i]!.literal && !tokens[i]!.aside);
   const guest = guestFacet(guestWords);
-  // "read /etc/fstab inside VM 131", "share /srv/media with the VMs": a path beside a guest is a
-  // file of the guest's or one shared with it. On a node, the path's own words say which of
-  // Proxmox's files it is ("cat /etc/network/interfaces"), no kind of value.
+  // "read /etc/fstab inside VM 131", "share /srv/media with the VMs": a path in a query about a
+  // guest (said outside an aside) is a file of the guest's, one shared with it or one its backup
+  // holds or leaves out. With no guest, the path's own words say which of Proxmox's files it is
+  // ("cat /etc/network/interfaces"), no kind of value.
   if (namesFile && guest !== "none") valueConcept("file");
   const bothKinds = guestWords.some((w) => QEMU_WORDS.has(w)) && guestWords.some((w) => LXC_WORDS.has(w));
 

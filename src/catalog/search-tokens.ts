@@ -341,17 +341,7 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   // "so guest records get created", "the VM got deleted by someone": "get" before a participle
   // makes the passive of that verb, whose own method the request does not state. Before a noun
   // the participle is an adjective ("get stopped containers").
-  if (PASSIVE_GETS.has(word) && /[a-z]ed$/.test(tokens[i + 1]?.word ?? "")) {
-    const after = tokens[i + 2];
-    if (
-      !after ||
-      after.clauseStart ||
-      STOPWORDS.has(after.word) ||
-      PREPOSITIONS.has(after.word) ||
-      /ly$/.test(after.word)
-    )
-      return undefined;
-  }
+  if (PASSIVE_GETS.has(word) && isPassiveParticiple(tokens, i + 1)) return undefined;
   if (!method || clauseStart) return method;
   const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
   if (closes && previous && !STOPWORDS.has(previous) && !METHOD_HINTS[previous]) return undefined;
@@ -361,6 +351,25 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
 
 /** The forms of "get" that make a passive with a participle after them. */
 const PASSIVE_GETS = new Set(["get", "gets", "got", "gotten", "getting"]);
+
+/**
+ * Whether the word at `k` is a participle that ends what it says: the query's end, an adverb,
+ * or a preposition opening a phrase of its own ("created automatically", "deleted by the job").
+ * Before a noun it is an adjective ("stopped containers", "logged in users"), as it is before
+ * "and" or "or" ("enabled and disabled repositories"); "speed" and "need" are no participles.
+ */
+function isPassiveParticiple(tokens: readonly VerbToken[], k: number): boolean {
+  const word = tokens[k]?.word ?? "";
+  if (!/[a-z]ed$/.test(word) || /eed$/.test(word)) return false;
+  const after = tokens[k + 1];
+  if (!after || after.clauseStart || /ly$/.test(after.word)) return true;
+  if (after.word === "and" || after.word === "or") return false;
+  if (PREPOSITIONS.has(after.word) || PARTICLES.has(after.word) || STOPWORDS.has(after.word)) {
+    const then = tokens[k + 2];
+    return !then || then.clauseStart || STOPWORDS.has(then.word) || DETERMINERS.has(then.word);
+  }
+  return false;
+}
 
 /** "what backups", "which VMs": after these a word is the noun asked about, no verb. */
 const INTERROGATIVE_DETERMINERS = new Set(["what", "which", "whose"]);

@@ -61,10 +61,11 @@ const FILE_PATH =
 /**
  * A parameter that takes a path in a file system: a guest's file (agent file-read/-write), a
  * file inside a backup (file-restore), a directory shared or mounted (mapping/dir, a container's
- * mount point), a storage's directory, a disk imported from a path.
+ * mount point), a storage's directory, a backup's excluded paths and its directories, an archive
+ * to restore. A command that "may start with an absolute path" (entrypoint) takes no path.
  */
 const FILE_PATH_PARAMETER =
-  /^(?:the )?path to the (?:file|mount point)\b|\babsolute (?:directory )?path\b|^file system path\b|^base64-path to the directory or file\b/i;
+  /^(?:the )?path to the (?:file|mount point)\b|\babsolute directory path\b|\bfile system path\b|^base64-path to the directory or file\b|\bfiles\/directories\b|\bto specified directory\b/i;
 
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 

@@ -2,6 +2,7 @@ import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
 import { splitCompound } from "./search-terms.ts";
+import { valueTerm } from "./search-values.ts";
 import { diversify } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
@@ -139,6 +140,9 @@ function paramLift(
   }
   return lift;
 }
+
+/** The term of a path in a file system, typed. */
+const FILE_TERM = valueTerm("file");
 
 /** The stem of "delete": an action kept from happening that is a delete keeps DELETEs back. */
 const DELETE_STEM = "delet";
@@ -305,8 +309,11 @@ export function runSearch(
     for (const part of splitCompound(w, index.vocabulary) ?? []) asked.add(stem(part, index.stems));
   }
   const pinned = hints.pinned ?? [];
+  // A path typed need not be taken: "snapshot VM 100 before editing /etc/fstab".
   const valueIds = analysis.concepts.flatMap((c) =>
-    [...c.primaries].filter((t) => t.startsWith("#")).map((t) => new Set(index.postings.get(t)?.ids ?? [])),
+    [...c.primaries]
+      .filter((t) => t.startsWith("#") && t !== FILE_TERM)
+      .map((t) => new Set(index.postings.get(t)?.ids ?? [])),
   );
   const takesValues = (id: number) => valueIds.every((ids) => ids.has(id));
   const results: { id: number; score: number; rank: number }[] = [];

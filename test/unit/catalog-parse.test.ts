@@ -74,9 +74,12 @@ describe("finding the array", () => {
     expect(text[index]).toBe("[");
   });
 
-  test.each([["window.foo = [1]"], ['{"a": 1}'], [""], ["apiSchema = [1]"], ['x = "const apiSchema = [1]"']])("%j holds no schema", (text) => {
-    expect(() => findArrayStart(text)).toThrow(SchemaParseError);
-  });
+  test.each([["window.foo = [1]"], ['{"a": 1}'], [""], ["apiSchema = [1]"], ['x = "const apiSchema = [1]"']])(
+    "%j holds no schema",
+    (text) => {
+      expect(() => findArrayStart(text)).toThrow(SchemaParseError);
+    },
+  );
 
   test("bracket matching skips brackets, `];` and escaped quotes inside strings", () => {
     const text = String.raw`const apiSchema = [{"d": "a ] b [ c \" ]; d \\", "e": "\\\"]"}, ["]"]]; trailing ] code [`;

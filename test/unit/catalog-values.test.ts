@@ -145,7 +145,18 @@ describe("endpointValueKinds", () => {
       },
       [["file", 1]],
     ],
-    // A path to a containing file the API names (apt's sources), a CA store, a graphite root: no file typed.
+    [
+      "/nodes/{node}/vzdump",
+      { "exclude-path": { type: "array", description: "Exclude certain files/directories (shell globs)." } },
+      [["file", 1]],
+    ],
+    // A command that may start with a path, a path to a containing file the API names (apt's
+    // sources), a graphite root: no file typed.
+    [
+      "/nodes/{node}/lxc",
+      { entrypoint: { type: "string", description: "Command to run as init; may start with an absolute path." } },
+      [],
+    ],
     ["/nodes/{node}/apt/repositories", { path: { type: "string", description: "Path to the containing file." } }, []],
     [
       "/cluster/metrics/server/{id}",
