@@ -316,6 +316,9 @@ export function runSearch(
       .map((t) => new Set(index.postings.get(t)?.ids ?? [])),
   );
   const takesValues = (id: number) => valueIds.every((ids) => ids.has(id));
+  const pathIds = analysis.concepts.some((c) => c.primaries.has(FILE_TERM))
+    ? new Set(index.postings.get(FILE_TERM)?.ids ?? [])
+    : undefined;
   const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
     if (scores[id] === 0 && !pinned.includes(id)) continue;
@@ -348,6 +351,7 @@ export function runSearch(
       createsGuest: index.createsGuest[id] === 1,
       powerAction: index.powerAction[id] === 1,
       missesValue: !takesValues(id),
+      missesPath: pathIds !== undefined && !pathIds.has(id),
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,
