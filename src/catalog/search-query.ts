@@ -369,6 +369,9 @@ export function introducesNewObject(tokens: readonly { word: string }[], at: num
   return INDEFINITE.has(tokens[k]?.word ?? "");
 }
 
+/** Prepositions that negate what follows them: they keep their meaning. */
+const NEGATING = new Set(["without", "except"]);
+
 /** How much the words of a CLI-only command's description count, against the words typed. */
 const DESCRIPTION_WEIGHT = 0.6;
 
@@ -615,6 +618,17 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     // "across all nodes", "on every node": where it applies (the cluster), not the nodes' endpoints.
     if (NODE_WORDS.has(w) && ALL_WORDS.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
     let weight = tokens[i]!.weight;
+    // "across the cluster", "after the switch rebooted", "through its firewall": a preposition
+    // relates the words around it and names nothing, unless the API uses it (OSD "in" and
+    // "out"), it makes a phrasal verb ("power down") or it negates ("without", "except").
+    if (
+      PREPOSITIONS.has(w) &&
+      !PARTICLES.has(w) &&
+      !NEGATING.has(w) &&
+      !index.lastSegmentStems.has(stem(w, index.stems)) &&
+      groupsOf(w).length === 0
+    )
+      weight = 0;
     const next = raw[i + 1];
     // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
     if (

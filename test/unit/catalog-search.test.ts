@@ -1079,6 +1079,19 @@ describe("the eleventh round of issue 11, on PVE 9.1", async () => {
     },
   );
 
+  // A preposition names nothing, unless the API uses it, it makes a phrasal verb or it negates.
+  test.skipIf(!present)("prepositions: no weight, but for the API's own, particles and negations", () => {
+    const weightOf = (query: string, term: string) =>
+      analyzeQuery(index(), query).concepts.find((c) => c.primaries.has(term))?.weight;
+    expect(weightOf("show every VM across the whole cluster", "across")).toBe(0);
+    expect(weightOf("allow ssh into container 250 through its firewall", "through")).toBe(0);
+    expect(weightOf("ceph osd out 12", "out")).toBeGreaterThan(0);
+    expect(weightOf("show the backups except the weekly ones", "except")).toBeGreaterThan(0);
+  });
+  test.skipIf(!present)("my cluster lost quorum after the switch rebooted: the cluster's status first", () => {
+    expect(ranked(real!, "my cluster lost quorum after the switch rebooted")[0]).toBe("GET /cluster/status");
+  });
+
   // "get" before a participle is a passive: it asks for no GET.
   test.skipIf(!present)("so guest records get created: no GET stated", () => {
     const analysis = analyzeQuery(
