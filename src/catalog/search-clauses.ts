@@ -23,6 +23,8 @@ import {
 } from "./search-tokens.ts";
 
 const BE = new Set(["is", "are", "was", "were", "has", "have", "keeps", "needs"]);
+/** Words that open a relative clause, whose verb describes a noun of the request. */
+const RELATIVE_PRONOUNS = new Set(["that", "who", "which", "what", "whatever", "whoever"]);
 
 /**
  * "pve7 is powered off, send it a magic packet", "VM 121 is hung and ignores ACPI, pull the plug":
@@ -38,6 +40,8 @@ export function markContext(tokens: Token[], query: string): void {
   const first = chunks.slice(0, end + 1).map((c) => c.toLowerCase().replace(/[,;]$/, ""));
   const be = first.findIndex((c) => BE.has(c));
   if (be < 1 || QUESTION_WORDS.has(first[0]!)) return;
+  // "add a user that needs access to pool lab, realm pve": a relative clause inside the request.
+  if (RELATIVE_PRONOUNS.has(first[be - 1]!)) return;
   // Tokens of the first clause: its words, less the "named" that makes none ("the pool named lab is empty, …").
   const lastWords = words(
     chunks

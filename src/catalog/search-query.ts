@@ -362,11 +362,44 @@ function senseByObject(index: SearchIndex, ids: number[], after: readonly string
 /** Articles that introduce an object not yet known: a new one. */
 const INDEFINITE = new Set(["a", "an", "another"]);
 
-/** Whether the verb at `at` (with its particle, "set up") takes an indefinite object ("an InfluxDB server"). */
-export function introducesNewObject(tokens: readonly { word: string }[], at: number): boolean {
+/** Prepositions after which an object's phrase says whose it is ("a schedule for backup job x"). */
+const OWNER_PREPOSITIONS = new Set(["for", "of", "on", "to", "in"]);
+
+/**
+ * Whether the verb at `at` (with its particle) takes an indefinite object that names a kind of
+ * object the API keeps a list of ("an InfluxDB metric server", "a backup job"), not a setting of
+ * one that exists ("a bandwidth limit for migrations", "a schedule for backup job x", "a
+ * comment on the alias office", "an existing job").
+ */
+export function introducesNewObject(
+  tokens: readonly { word: string }[],
+  at: number,
+  isCollection: (word: string) => boolean,
+): boolean {
   let k = at + 1;
   if (PARTICLES.has(tokens[k]?.word ?? "")) k++;
-  return INDEFINITE.has(tokens[k]?.word ?? "");
+  if (!INDEFINITE.has(tokens[k]?.word ?? "")) return false;
+  let names = false;
+  for (k++; k < tokens.length; k++) {
+    const word = tokens[k]!.word;
+    if (word === "existing") return false;
+    if (OWNER_PREPOSITIONS.has(word)) {
+      // Whose setting it is: a known object ("the", a name or number, a guest or a node).
+      const next = tokens[k + 1]?.word ?? "";
+      const owner =
+        DETERMINERS.has(next) ||
+        /\d/.test(next) ||
+        QEMU_WORDS.has(next) ||
+        LXC_WORDS.has(next) ||
+        GUEST_WORDS.has(next) ||
+        NODE_WORDS.has(next) ||
+        isCollection(next);
+      return names && !owner;
+    }
+    if (STOPWORDS.has(word) || /\d/.test(word)) break;
+    if (isCollection(word)) names = true;
+  }
+  return names;
 }
 
 /** Prepositions that negate what follows them: they keep their meaning. */
@@ -467,10 +500,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     return addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
   };
   let namesFile = false;
+  let namesImage = false;
   for (const chunk of query.split(/\s+/)) {
     for (const kind of valueKinds(chunk)) {
-      if (kind === "file") {
+      if (kind === "file" || kind === "image") {
         namesFile = true;
+        if (kind === "image") namesImage = true;
         continue;
       }
       const concept = valueConcept(kind);
@@ -504,7 +539,13 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "configure an InfluxDB metric server": configuring an object not yet known brings a new one
   // into being, which the API creates (POST). "change a setting", "disable a storage" and
   // "rename a snapshot" act on one that exists.
-  if (method === "PUT" && stated && tokens[stated.at]!.word === "configure" && introducesNewObject(tokens, stated.at))
+  const isCollection = (word: string) => index.collectionStems.has(stem(word, index.stems));
+  if (
+    method === "PUT" &&
+    stated &&
+    tokens[stated.at]!.word === "configure" &&
+    introducesNewObject(tokens, stated.at, isCollection)
+  )
     method = "POST";
   // Words of values ("/vms", "/etc/hosts") name no guest or node.
   const spoken = raw.filter((_, i) => !tokens[i]!.literal);
@@ -516,6 +557,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // holds or leaves out. With no guest, the path's own words say which of Proxmox's files it is
   // ("cat /etc/network/interfaces"), no kind of value.
   if (namesFile && guest !== "none") valueConcept("file");
+  if (namesImage && guest !== "none") valueConcept("image");
   const bothKinds = guestWords.some((w) => QEMU_WORDS.has(w)) && guestWords.some((w) => LXC_WORDS.has(w));
 
   const consumed = new Array<boolean>(raw.length).fill(false);

@@ -314,8 +314,11 @@ export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary
   if (word.length < 4) return [];
   const known = (part: string) => (part.length >= 3 ? index.vocabulary.has(part) : SHORT_WORDS.has(part));
   return index.compounds.filter((c) => {
-    const rest = c.startsWith(word) ? c.slice(word.length) : c.endsWith(word) ? c.slice(0, -word.length) : "";
-    // "download", "setup": a word joined to a particle means something of its own, not the word.
+    if (c.startsWith(word)) return known(c.slice(word.length));
+    if (!c.endsWith(word)) return false;
+    // "download", "upload": a particle before a word makes a word of its own; after it, the
+    // phrasal verb (shutdown, rollback) is still the word's.
+    const rest = c.slice(0, -word.length);
     return rest.length > 0 && known(rest) && !PARTICLES.has(rest);
   });
 }
@@ -338,10 +341,14 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;
   const previous = tokens[i - 1]?.word;
   if (previous && INTERROGATIVE_DETERMINERS.has(previous)) return undefined;
-  // "so guest records get created", "the VM got deleted by someone": "get" before a participle
-  // makes the passive of that verb, whose own method the request does not state. Before a noun
-  // the participle is an adjective ("get stopped containers").
-  if (PASSIVE_GETS.has(word) && isPassiveParticiple(tokens, i + 1)) return undefined;
+  // "so guest records get created", "my backups get deleted by vzdump": "get" before a participle
+  // makes the passive of that verb, whose own method the request does not state: after its
+  // subject, or where the participle ends its phrase. An order "get" with a participle before a
+  // noun reads an adjective ("get stopped containers").
+  if (PASSIVE_GETS.has(word) && isParticiple(tokens[i + 1]?.word ?? "")) {
+    const subject = previous !== undefined && !STOPWORDS.has(previous) && !LEADING_WORDS.has(previous);
+    if (subject || isPassiveParticiple(tokens, i + 1)) return undefined;
+  }
   if (!method || clauseStart) return method;
   const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
   if (closes && previous && !STOPWORDS.has(previous) && !METHOD_HINTS[previous]) return undefined;
@@ -352,15 +359,17 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
 /** The forms of "get" that make a passive with a participle after them. */
 const PASSIVE_GETS = new Set(["get", "gets", "got", "gotten", "getting"]);
 
+/** A regular past participle: "created", "stopped"; "speed" and "need" are none. */
+const isParticiple = (word: string) => /[a-z]ed$/.test(word) && !/eed$/.test(word);
+
 /**
  * Whether the word at `k` is a participle that ends what it says: the query's end, an adverb,
  * or a preposition opening a phrase of its own ("created automatically", "deleted by the job").
  * Before a noun it is an adjective ("stopped containers", "logged in users"), as it is before
- * "and" or "or" ("enabled and disabled repositories"); "speed" and "need" are no participles.
+ * "and" or "or" ("enabled and disabled repositories").
  */
 function isPassiveParticiple(tokens: readonly VerbToken[], k: number): boolean {
-  const word = tokens[k]?.word ?? "";
-  if (!/[a-z]ed$/.test(word) || /eed$/.test(word)) return false;
+  if (!isParticiple(tokens[k]?.word ?? "")) return false;
   const after = tokens[k + 1];
   if (!after || after.clauseStart || /ly$/.test(after.word)) return true;
   if (after.word === "and" || after.word === "or") return false;

@@ -26,7 +26,8 @@ export type ValueKind =
   | "pci"
   | "acl"
   | "server"
-  | "file";
+  | "file"
+  | "image";
 
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
@@ -62,10 +63,17 @@ const FILE_PATH =
  * A parameter that takes a path in a file system: a guest's file (agent file-read/-write), a
  * file inside a backup (file-restore), a directory shared or mounted (mapping/dir, a container's
  * mount point), a storage's directory, a backup's excluded paths and its directories, an archive
- * to restore. A command that "may start with an absolute path" (entrypoint) takes no path.
+ * to restore. A command that "may start with an absolute path" (entrypoint) takes no path; a
+ * disk imported from a path takes a disk image (IMAGE_PARAMETER).
  */
 const FILE_PATH_PARAMETER =
   /^(?:the )?path to the (?:file|mount point)\b|\babsolute directory path\b|\bfile system path\b|^base64-path to the directory or file\b|\bfiles\/directories\b|\bto specified directory\b/i;
+
+/** The formats of a disk image as qemu-img reads them (raw, qcow2, vmdk and the rest). */
+const DISK_IMAGE = /\.(?:qcow2|raw|img|vmdk|vdi|vhdx?)$/i;
+
+/** A parameter that takes a disk image by a path: "volume ID or absolute path" (import-from). */
+const IMAGE_PARAMETER = /\bvolume id or absolute path\b/i;
 
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
@@ -81,7 +89,8 @@ export function valueKinds(chunk: string): ValueKind[] {
   if (/^\/dev\/\S+$/.test(v)) return ["device"];
   if (/^\d{2,}-\d+$/.test(v)) return ["replication"];
   if (ACL_PATH.test(v)) return ["acl"];
-  if (FILE_PATH.test(v)) return ["file"];
+  // A disk image by its path ("/root/disk.qcow2") is what a disk is imported from, too.
+  if (FILE_PATH.test(v)) return DISK_IMAGE.test(v) ? ["file", "image"] : ["file"];
   const slash = v.indexOf("/");
   if (slash > 0 && IPV4.test(v.slice(0, slash)) && /^\/\d{1,2}$/.test(v.slice(slash))) return ["cidr"];
   if (IPV4.test(v)) return ["ip"];
@@ -293,6 +302,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
     if (typeof subPattern === "string" && PCI_PATTERN.test(subPattern)) kinds.push("pci");
     const subDescription = (sub as { description?: unknown } | undefined)?.description;
     if (typeof subDescription === "string" && FILE_PATH_PARAMETER.test(subDescription)) kinds.push("file");
+    if (typeof subDescription === "string" && IMAGE_PARAMETER.test(subDescription)) kinds.push("image");
   }
   return kinds;
 }

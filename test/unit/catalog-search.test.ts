@@ -194,15 +194,18 @@ describe("word handling", () => {
     // A word joined to a particle means something of its own: "load" is no download.
     ["load", ["loadavg"]],
     ["proxy", ["vncproxy"]],
+    // A particle after the word keeps the phrasal verb the word's: "shut" in shutdown.
+    ["shut", ["shutdown"]],
   ])("compoundsWith(%j) finds the word inside run-together names", (word, found) => {
     const index = {
-      compounds: ["fstrim", "fsfreeze", "report", "download", "upload", "loadavg", "vncproxy"],
+      compounds: ["fstrim", "fsfreeze", "report", "download", "upload", "loadavg", "vncproxy", "shutdown"],
       vocabulary: new Map([
         ["re", 3],
         ["down", 1],
         ["up", 1],
         ["avg", 1],
         ["vnc", 1],
+        ["down", 1],
       ]),
     };
     expect(compoundsWith(index, word)).toEqual(found);
@@ -287,6 +290,9 @@ describe("query rules", () => {
     // "get" before a participle makes a passive, no GET.
     ["records get created automatically", undefined],
     ["so guest records get created by the job", undefined],
+    // After its subject, "get" with a participle is a passive whatever follows.
+    ["snapshots get created for VM 100 every night", undefined],
+    ["my backups get deleted by vzdump after a week", undefined],
     ["get enabled and disabled repositories on pve1", "GET"],
     ["get logged in users", "GET"],
     ["get speed of the disk sdb", "GET"],
@@ -1044,6 +1050,12 @@ describe("the eleventh round of issue 11, on PVE 9.1", async () => {
     const first = ranked(real!, "exclude /var/cache from the backup of container 101")[0];
     expect(["POST /cluster/backup", "PUT /cluster/backup/{id}", "POST /nodes/{node}/vzdump"]).toContain(first ?? "");
   });
+  // A disk image by its path is what a disk is imported from.
+  test.skipIf(!present)("attach /root/images/win.qcow2 to VM 100 as scsi1: the VM's config first", () => {
+    expect(ranked(real!, "attach /root/images/win.qcow2 to VM 100 as scsi1")[0]).toMatch(
+      /^(PUT|POST) \/nodes\/\{node\}\/qemu\/\{vmid\}\/config$/,
+    );
+  });
   test.skipIf(!present).each([
     ["cat /etc/hosts on pve2", "GET /nodes/{node}/hosts"],
     ["cat /etc/network/interfaces", "GET /nodes/{node}/network"],
@@ -1060,6 +1072,10 @@ describe("the eleventh round of issue 11, on PVE 9.1", async () => {
       "POST /cluster/notifications/endpoints/smtp",
     ],
     ["configure the InfluxDB metric server influx1 to use port 8089", "PUT /cluster/metrics/server/{id}"],
+    // A setting of something that exists, whatever its article.
+    ["configure a bandwidth limit for the datacenter", "PUT /cluster/options"],
+    ["configure a schedule for backup job backup-5a3c", "PUT /cluster/backup/{id}"],
+    ["configure an existing backup job to run daily", "PUT /cluster/backup/{id}"],
   ])("%s: %s first", (query, expected) => {
     expect(ranked(real!, query)[0]).toBe(expected);
   });
@@ -1500,6 +1516,8 @@ describe("a first clause that states the situation", () => {
     // What something needs is a situation too; "I need …" is a request.
     ["the new box needs to join, where do I get the join info", ["the", "new", "box", "needs", "to", "join"]],
     ["I need the join info, and the fingerprint", []],
+    // "needs" in a relative clause describes a noun of the request.
+    ["add a user that needs access to pool lab, realm pve", []],
     // A question, a request without a statement before it, or a statement with nothing after it: no scene.
     ["how are the replication jobs doing - last sync time", []],
     ["shut down VM 100, then start VM 101", []],

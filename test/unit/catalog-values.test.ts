@@ -96,6 +96,7 @@ describe("valueKinds", () => {
     ["/srv/media", ["file"]],
     ["/var/lib/vz/", ["file"]],
     ["(/root/app.conf),", ["file"]],
+    ["/root/disk.qcow2", ["file", "image"]],
     ["/nodes/pve1/qemu", []],
     ["/storage", []],
     ["/api2/json/version", []],
@@ -149,6 +150,22 @@ describe("endpointValueKinds", () => {
       "/nodes/{node}/vzdump",
       { "exclude-path": { type: "array", description: "Exclude certain files/directories (shell globs)." } },
       [["file", 1]],
+    ],
+    // A disk imported from a volume or a path takes a disk image.
+    [
+      "/nodes/{node}/qemu/{vmid}/config",
+      {
+        scsi0: {
+          type: "string",
+          format: {
+            "import-from": {
+              type: "string",
+              description: "Create a new disk, importing from this source (volume ID or absolute path).",
+            },
+          },
+        },
+      },
+      [["image", 1]],
     ],
     // A command that may start with a path, a path to a containing file the API names (apt's
     // sources), a graphite root: no file typed.
