@@ -1763,6 +1763,7 @@ const FIXTURE_SETS = [
   "search-fresh27-sealed",
   "search-fresh28-sealed",
   "search-fresh32-sealed",
+  "search-fresh38-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -1789,7 +1790,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh3-tune", true, 78.4, 89.2],
   ["search-fresh3-sealed", true, 83.6, 95.9],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
-  ["search-fresh4-sealed", true, 86.9, 94.4],
+  ["search-fresh4-sealed", true, 86.9, 95.3],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 85.8, 95],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
@@ -1798,23 +1799,23 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh7-sealed", true, 86.7, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 75, 90.8],
+  ["search-fresh8-sealed", true, 76.7, 91.7],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 87.5, 96.7],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 84.2, 90.8],
+  ["search-fresh10-sealed", true, 84.2, 91.7],
   ["search-fresh11-sealed", true, 84.2, 93.3],
   ["search-fresh12-sealed", true, 77.5, 94.2],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 77.5, 93.3],
+  ["search-fresh13-sealed", true, 78.3, 93.3],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 82.5, 93.3],
-  ["search-fresh15-sealed", true, 78.3, 93.3],
-  ["search-fresh16-sealed", true, 77.3, 89.1],
+  ["search-fresh15-sealed", true, 79.2, 93.3],
+  ["search-fresh16-sealed", true, 78.2, 89.1],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
-  ["search-fresh17-sealed", true, 82.7, 95.5],
+  ["search-fresh17-sealed", true, 85.5, 96.4],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 75.5, 92.7],
@@ -1825,9 +1826,9 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 83.6, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 72.7, 84.5],
+  ["search-fresh21-sealed", true, 72.7, 85.5],
   // Written after the round's changes to phrasing, before its last change; opened after it.
-  ["search-fresh22-sealed", true, 90, 97.3],
+  ["search-fresh22-sealed", true, 90.9, 97.3],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
@@ -1837,11 +1838,14 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh24-sealed", true, 73.6, 85.5],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
-  ["search-fresh27-sealed", true, 76.4, 87.3],
+  ["search-fresh27-sealed", true, 77.3, 87.3],
   // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
   // traded for "added" stemming as "add" (three first places).
-  ["search-fresh28-sealed", true, 76.4, 88.2],
+  ["search-fresh28-sealed", true, 77.3, 89.1],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
-  ["search-fresh32-sealed", true, 71.8, 85.5],
+  ["search-fresh32-sealed", true, 72.7, 85.5],
+  // The eleventh round's opened check, one of four written at its start: measured at the start
+  // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
+  ["search-fresh38-sealed", true, 67.3, 80],
 ];
