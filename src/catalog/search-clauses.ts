@@ -38,10 +38,10 @@ export function markContext(tokens: Token[], query: string): void {
   );
   if (end < 0 || end === chunks.length - 1) return;
   const first = chunks.slice(0, end + 1).map((c) => c.toLowerCase().replace(/[,;]$/, ""));
-  const be = first.findIndex((c) => BE.has(c));
+  // "the VM that was migrated is stuck, …": the verb of a relative clause ("that was") is not the
+  // statement's; "add a user that needs access to pool lab, realm pve" states nothing.
+  const be = first.findIndex((c, k) => BE.has(c) && !RELATIVE_PRONOUNS.has(first[k - 1] ?? ""));
   if (be < 1 || QUESTION_WORDS.has(first[0]!)) return;
-  // "add a user that needs access to pool lab, realm pve": a relative clause inside the request.
-  if (RELATIVE_PRONOUNS.has(first[be - 1]!)) return;
   // Tokens of the first clause: its words, less the "named" that makes none ("the pool named lab is empty, …").
   const lastWords = words(
     chunks

@@ -119,6 +119,8 @@ export interface SearchIndex {
   identity: string[][][];
   /** Stems of the words of last path segments: the actions and objects the API names. */
   lastSegmentStems: Set<string>;
+  /** Stems of the words of every parameter's name ("since", "until" of the task and log lists). */
+  parameterStems: Set<string>;
   /** Run-together words of paths and handler names that do not split into known words ("fstrim"). */
   compounds: string[];
   /** By term: the endpoints with an enum of kinds that has a value of that term, and which of their enums (`endpoint * ENUMS_PER_ENDPOINT + enum`). */
@@ -364,6 +366,10 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     identity[id] = units.map((unit) => (lastStems.has(unit[0]!) ? [...unit, ...kindStems] : unit));
   });
   const compounds = new Set<string>();
+  const parameterStems = new Set<string>();
+  for (const e of endpoints)
+    for (const name of Object.keys(e.parameters))
+      for (const w of identifierWords(name)) parameterStems.add(stem(w, stems));
   const lastSegmentStems = new Set<string>();
   lastWords.forEach((last, id) => {
     for (const w of last) lastSegmentStems.add(stem(w, stems));
@@ -419,6 +425,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     identity,
     compounds: [...compounds],
     lastSegmentStems,
+    parameterStems,
     enumSpans: enumSpans(endpoints, terms, postings),
     negatedFlags: negatedFlags(endpoints, stems),
   };

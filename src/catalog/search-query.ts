@@ -362,14 +362,11 @@ function senseByObject(index: SearchIndex, ids: number[], after: readonly string
 /** Articles that introduce an object not yet known: a new one. */
 const INDEFINITE = new Set(["a", "an", "another"]);
 
-/** Prepositions after which an object's phrase says whose it is ("a schedule for backup job x"). */
-const OWNER_PREPOSITIONS = new Set(["for", "of", "on", "to", "in"]);
-
 /**
  * Whether the verb at `at` (with its particle) takes an indefinite object that names a kind of
- * object the API keeps a list of ("an InfluxDB metric server", "a backup job"), not a setting of
- * one that exists ("a bandwidth limit for migrations", "a schedule for backup job x", "a
- * comment on the alias office", "an existing job").
+ * object the API keeps a list of ("an InfluxDB metric server", "a firewall rule for VM 100"),
+ * not a setting ("a bandwidth limit for migrations", "a schedule for backup job x") nor one
+ * that exists ("an existing job").
  */
 export function introducesNewObject(
   tokens: readonly { word: string }[],
@@ -383,20 +380,8 @@ export function introducesNewObject(
   for (k++; k < tokens.length; k++) {
     const word = tokens[k]!.word;
     if (word === "existing") return false;
-    if (OWNER_PREPOSITIONS.has(word)) {
-      // Whose setting it is: a known object ("the", a name or number, a guest or a node).
-      const next = tokens[k + 1]?.word ?? "";
-      const owner =
-        DETERMINERS.has(next) ||
-        /\d/.test(next) ||
-        QEMU_WORDS.has(next) ||
-        LXC_WORDS.has(next) ||
-        GUEST_WORDS.has(next) ||
-        NODE_WORDS.has(next) ||
-        isCollection(next);
-      return names && !owner;
-    }
-    if (STOPWORDS.has(word) || /\d/.test(word)) break;
+    // The object's phrase ends at a preposition or a stop word: what follows is whose or what for.
+    if (STOPWORDS.has(word) || PREPOSITIONS.has(word) || /\d/.test(word)) break;
     if (isCollection(word)) names = true;
   }
   return names;
@@ -557,7 +542,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // holds or leaves out. With no guest, the path's own words say which of Proxmox's files it is
   // ("cat /etc/network/interfaces"), no kind of value.
   if (namesFile && guest !== "none") valueConcept("file");
-  if (namesImage && guest !== "none") valueConcept("image");
+  // A disk image is imported into a VM's disk (import-from); containers import none.
+  if (namesImage && (guest === "qemu" || guest === "any")) valueConcept("image");
   const bothKinds = guestWords.some((w) => QEMU_WORDS.has(w)) && guestWords.some((w) => LXC_WORDS.has(w));
 
   const consumed = new Array<boolean>(raw.length).fill(false);
@@ -661,14 +647,15 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     if (NODE_WORDS.has(w) && ALL_WORDS.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
     let weight = tokens[i]!.weight;
     // "across the cluster", "after the switch rebooted", "through its firewall": a preposition
-    // relates the words around it and names nothing, unless the API uses it (OSD "in" and
-    // "out"), it makes a phrasal verb ("power down") or it negates ("without", "except").
+    // relates the words around it and names nothing, unless the API names something with it (the
+    // task list's "since" and "until"; OSD "out" is a particle too), it makes a phrasal verb
+    // ("power down") or it negates ("without", "except").
     if (
       PREPOSITIONS.has(w) &&
       !PARTICLES.has(w) &&
       !NEGATING.has(w) &&
       !index.lastSegmentStems.has(stem(w, index.stems)) &&
-      groupsOf(w).length === 0
+      !index.parameterStems.has(stem(w, index.stems))
     )
       weight = 0;
     const next = raw[i + 1];

@@ -37,8 +37,6 @@ export interface EndpointFacts {
   creates?: string | undefined;
   /** It takes no parameter for some value the query types (an address, a calendar event, a volume). */
   missesValue?: boolean;
-  /** It takes no path in a file system, and the query types one. */
-  missesPath?: boolean;
   /** It is named by the verb a causative introduces ("start" in "make VM 118 start when the host boots"). */
   doesCausedVerb?: boolean;
   /** It does what the query keeps from happening (a DELETE for "stop anyone from deleting container 310"). */
@@ -153,11 +151,6 @@ export const FACTOR = {
   unknownAction: 1.3,
   /** An endpoint with nowhere to put a value the query types ("add 203.0.113.7 to the blocklist IP set": not the set's creation). */
   missesValue: 0.55,
-  /**
-   * An endpoint that takes no path, when the query types one beside a guest: less than a value
-   * missed, since a path may only say where or why ("snapshot VM 100 before editing /etc/fstab").
-   */
-  missesPath: 0.8,
   /** The action a causative's verb names: "make VM 118 start when the host boots" sets a behaviour, it does not start VM 118. */
   causedAction: 0.7,
   /** What the query keeps from happening: "guard VM 123 against removal" does not remove VM 123. */
@@ -224,7 +217,6 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // created only when creating is said, whatever settings the creation takes.
   else if (e.createsGuest && !q.createVerb) f *= FACTOR.guestNotCreated;
   if (e.missesValue) f *= FACTOR.missesValue;
-  if (e.missesPath) f *= FACTOR.missesPath;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
   if (e.doesSubordinate) f *= FACTOR.subordinateAction;

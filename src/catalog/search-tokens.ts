@@ -313,11 +313,13 @@ export function queryChunks(query: string): string[] {
 export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary">, word: string): string[] {
   if (word.length < 4) return [];
   const known = (part: string) => (part.length >= 3 ? index.vocabulary.has(part) : SHORT_WORDS.has(part));
+  // A particle is the end of the phrasal verbs it makes (shutdown, rollback), not the start of
+  // a word of its own ("came back" is no backup); a particle before a word makes a word of its
+  // own ("load" is no download).
+  const particle = PARTICLES.has(word);
   return index.compounds.filter((c) => {
-    if (c.startsWith(word)) return known(c.slice(word.length));
+    if (c.startsWith(word)) return !particle && known(c.slice(word.length));
     if (!c.endsWith(word)) return false;
-    // "download", "upload": a particle before a word makes a word of its own; after it, the
-    // phrasal verb (shutdown, rollback) is still the word's.
     const rest = c.slice(0, -word.length);
     return rest.length > 0 && known(rest) && !PARTICLES.has(rest);
   });
@@ -346,7 +348,9 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   // subject, or where the participle ends its phrase. An order "get" with a participle before a
   // noun reads an adjective ("get stopped containers").
   if (PASSIVE_GETS.has(word) && isParticiple(tokens[i + 1]?.word ?? "")) {
-    const subject = previous !== undefined && !STOPWORDS.has(previous) && !LEADING_WORDS.has(previous);
+    // A subject is a word, not a name or number ("on pve1 get stopped containers" is an order).
+    const subject =
+      previous !== undefined && !STOPWORDS.has(previous) && !LEADING_WORDS.has(previous) && !/\d/.test(previous);
     if (subject || isPassiveParticiple(tokens, i + 1)) return undefined;
   }
   if (!method || clauseStart) return method;

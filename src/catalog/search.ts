@@ -141,8 +141,8 @@ function paramLift(
   return lift;
 }
 
-/** The term of a path in a file system, typed. */
-const FILE_TERM = valueTerm("file");
+/** The terms of a path in a file system, typed, and of a disk image's. */
+const PATH_TERMS = new Set([valueTerm("file"), valueTerm("image")]);
 
 /** The stem of "delete": an action kept from happening that is a delete keeps DELETEs back. */
 const DELETE_STEM = "delet";
@@ -309,16 +309,14 @@ export function runSearch(
     for (const part of splitCompound(w, index.vocabulary) ?? []) asked.add(stem(part, index.stems));
   }
   const pinned = hints.pinned ?? [];
-  // A path typed need not be taken: "snapshot VM 100 before editing /etc/fstab".
+  // A path typed need not be taken: "snapshot VM 100 before editing /etc/fstab", "convert VM 100
+  // to a template, its disk is /var/lib/vz/images/100/base.qcow2".
   const valueIds = analysis.concepts.flatMap((c) =>
     [...c.primaries]
-      .filter((t) => t.startsWith("#") && t !== FILE_TERM)
+      .filter((t) => t.startsWith("#") && !PATH_TERMS.has(t))
       .map((t) => new Set(index.postings.get(t)?.ids ?? [])),
   );
   const takesValues = (id: number) => valueIds.every((ids) => ids.has(id));
-  const pathIds = analysis.concepts.some((c) => c.primaries.has(FILE_TERM))
-    ? new Set(index.postings.get(FILE_TERM)?.ids ?? [])
-    : undefined;
   const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
     if (scores[id] === 0 && !pinned.includes(id)) continue;
@@ -351,7 +349,6 @@ export function runSearch(
       createsGuest: index.createsGuest[id] === 1,
       powerAction: index.powerAction[id] === 1,
       missesValue: !takesValues(id),
-      missesPath: pathIds !== undefined && !pathIds.has(id),
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,

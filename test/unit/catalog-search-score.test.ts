@@ -169,7 +169,6 @@ describe("scoreFactor", () => {
     ],
     ["creating a group when it goes to a pool", { method: "POST", creates: "group" }, { places: new Set(["pool"]) }, 1],
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
-    ["nowhere to put a path typed beside a guest", { missesPath: true }, {}, FACTOR.missesPath],
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],
     ["what a subordinate clause says", { doesSubordinate: true }, {}, FACTOR.subordinateAction],
