@@ -2,7 +2,14 @@
 // for an endpoint from the prose around the examples of its command ("vzdump 777 --mode
 // snapshot" under "Backup Modes", after "Use rsync and suspend/resume to create a snapshot").
 import { homeOf, mapCommands, type CliMapping } from "./cli-map.ts";
-import { returnFields, type CatalogSource, type DocsPage, type Endpoint, type PathMatch } from "./model.ts";
+import {
+  collectionPath,
+  returnFields,
+  type CatalogSource,
+  type DocsPage,
+  type Endpoint,
+  type PathMatch,
+} from "./model.ts";
 import { stem } from "./stem.ts";
 import { compactName, identifierWords, STOPWORDS, words } from "./text.ts";
 
@@ -166,6 +173,7 @@ export function buildDocsKnowledge(
   // Chapters with no man page (SDN, notifications, host administration) describe many endpoints
   // that no command calls: a section titled by what one resource is named gets that section's words.
   const named = endpoints.map((e) => new Set(resourceWords(e)));
+  const resourceOf = (id: number) => collectionPath(endpoints[id]!.path);
   const lastWords = endpoints.map((e) => new Set(resourceWords(e, true)));
   for (const page of pages) {
     if (page.commands.length > 0) continue;
@@ -175,7 +183,6 @@ export function buildDocsKnowledge(
       let hits = endpoints
         .map((_, id) => id)
         .filter((id) => want.every((w) => named[id]!.has(w)) && want.some((w) => lastWords[id]!.has(w)));
-      const resourceOf = (id: number) => endpoints[id]!.path.replace(/\/\{[^{}]+\}$/, "");
       // "Notification Matchers" names /cluster/notifications/matchers, not the matcher-fields
       // beside it: of several, the one whose own name the title says whole.
       if (new Set(hits.map(resourceOf)).size > 1)

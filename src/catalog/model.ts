@@ -83,6 +83,11 @@ export function propertyStringKeys(p: ParameterInfo): Record<string, unknown> | 
   return items?.format && typeof items.format === "object" ? (items.format as Record<string, unknown>) : undefined;
 }
 
+/** The path of the list an item belongs to ("/storage/{storage}" -> "/storage"); a path without a trailing placeholder is itself. */
+export function collectionPath(template: string): string {
+  return template.replace(/\/\{[^{}]+\}$/, "");
+}
+
 /** The {placeholder} names of a path template. */
 export function placeholders(template: string): string[] {
   return [...template.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);

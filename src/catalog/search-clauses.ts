@@ -22,9 +22,13 @@ import {
   type Token,
 } from "./search-tokens.ts";
 
-const BE = new Set(["is", "are", "was", "were", "has", "have", "keeps", "needs"]);
-/** Words that open a relative clause, whose verb describes a noun of the request. */
-const RELATIVE_PRONOUNS = new Set(["that", "who", "which", "what", "whatever", "whoever"]);
+/** Verbs of a statement of the situation: being, having, keeping, needing. */
+const SITUATION_VERBS = new Set(["is", "are", "was", "were", "has", "have", "keeps", "needs"]);
+/**
+ * Words that open a clause inside another: a relative clause ("the VM that was migrated") or a
+ * clause of "what" ("whatever needs a restart"). Its verb is not the statement's.
+ */
+const CLAUSE_OPENERS = new Set(["that", "who", "which", "what", "whatever", "whoever"]);
 
 /**
  * "pve7 is powered off, send it a magic packet", "VM 121 is hung and ignores ACPI, pull the plug":
@@ -40,7 +44,17 @@ export function markContext(tokens: Token[], query: string): void {
   const first = chunks.slice(0, end + 1).map((c) => c.toLowerCase().replace(/[,;]$/, ""));
   // "the VM that was migrated is stuck, …": the verb of a relative clause ("that was") is not the
   // statement's; "add a user that needs access to pool lab, realm pve" states nothing.
-  const be = first.findIndex((c, k) => BE.has(c) && !RELATIVE_PRONOUNS.has(first[k - 1] ?? ""));
+  // The first verb of state outside a clause opened inside it ("the VM that really was migrated
+  // is stuck": the verb after "that" is the inner clause's).
+  let inner = false;
+  const be = first.findIndex((c) => {
+    if (CLAUSE_OPENERS.has(c)) inner = true;
+    else if (SITUATION_VERBS.has(c)) {
+      if (!inner) return true;
+      inner = false;
+    }
+    return false;
+  });
   if (be < 1 || QUESTION_WORDS.has(first[0]!)) return;
   // Tokens of the first clause: its words, less the "named" that makes none ("the pool named lab is empty, …").
   const lastWords = words(

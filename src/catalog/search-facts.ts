@@ -1,7 +1,7 @@
 // What the ranking knows about each endpoint besides its words: what it is named by, whether
 // it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
 // directory index. Read from the schema alone; the score factors (search-score.ts) use them.
-import { propertyStringKeys, type Endpoint } from "./model.ts";
+import { collectionPath, propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
 import { STOPWORDS, words } from "./text.ts";
@@ -21,6 +21,7 @@ export function identityUnits(
   terms: TermCache,
   vocabulary: Map<string, number>,
   stems: Map<string, string>,
+  kinds: readonly (readonly string[])[] = [],
 ): string[][][] {
   const generic = (w: string) => STOPWORDS.has(w) || IDENTITY_GENERIC.has(w) || /^\d+$/.test(w);
   const unitOf = new Map<string, string[] | null>();
@@ -40,11 +41,19 @@ export function identityUnits(
   return lastWords.map((last, id) => {
     const units: string[][] = [];
     const seen = new Set<string>();
+    // "protect last night's backup": a kind of an item names it as its list's noun would (a
+    // backup is a volume of a storage's content), and names the list that filters by it
+    // ("snippets": the content listing). Guest types ("vm", "ct" of the HA resources) are
+    // said of any guest.
+    const kindStems = (kinds[id] ?? [])
+      .filter((k) => !generic(k.toLowerCase()))
+      .map((k) => stem(k.toLowerCase(), stems));
+    const lastStems = new Set(last.map((w) => stem(w, stems)));
     for (const w of [...last, ...nameWords[id]!]) {
       if (seen.has(w)) continue;
       seen.add(w);
       const u = unit(w);
-      if (u) units.push(u);
+      if (u) units.push(lastStems.has(u[0]!) ? [...u, ...kindStems] : u);
     }
     return units;
   });
@@ -71,9 +80,7 @@ export function isBulk(e: Endpoint): boolean {
 /** GET lists whose items have a GET: the stem of what they list. */
 export function collections(endpoints: readonly Endpoint[], stems: Map<string, string>): (string | undefined)[] {
   const itemGets = new Set(
-    endpoints
-      .filter((e) => e.method === "GET" && /\/\{[^{}]+\}$/.test(e.path))
-      .map((e) => e.path.replace(/\/\{[^{}]+\}$/, "")),
+    endpoints.filter((e) => e.method === "GET" && /\/\{[^{}]+\}$/.test(e.path)).map((e) => collectionPath(e.path)),
   );
   return endpoints.map((e) => {
     if (e.method !== "GET" || !itemGets.has(e.path)) return undefined;
@@ -110,12 +117,14 @@ export function agentTwins(endpoints: readonly Endpoint[]): Uint8Array {
 const KIND_FILTER = /^only list (?:[\w ]+? of (?:a |this |specific |specified )+types?|specific (?:\w+ )?types?)\b/i;
 
 /**
- * Per endpoint, the kinds its object may be when it is an item of a list (the list's path and a
- * placeholder): the values of the list's filter by kind, from the schema's enum and from the
- * values the docs define (`listValues`). A volume of a storage's content is a backup, an ISO
- * image, a container template...
+ * Per list path, the kinds of its items: the values of the list's filter by kind, from the
+ * schema's enum and from the values the docs define (`listValues`). A volume of a storage's
+ * content is a backup, an ISO image, a container template...
  */
-export function itemKinds(endpoints: readonly Endpoint[], listValues: readonly (readonly string[])[] = []): string[][] {
+function kindsByList(
+  endpoints: readonly Endpoint[],
+  listValues: readonly (readonly string[])[],
+): Map<string, string[]> {
   const kindsOf = new Map<string, string[]>();
   endpoints.forEach((e, id) => {
     if (e.method !== "GET") return;
@@ -125,10 +134,23 @@ export function itemKinds(endpoints: readonly Endpoint[], listValues: readonly (
     // The docs define values by parameter name; a list with a kind filter is read as defining its kinds.
     kindsOf.set(e.path, [...kinds, ...(listValues[id] ?? [])]);
   });
-  return endpoints.map((e) => {
-    const list = /\/\{[^{}]+\}$/.test(e.path) ? kindsOf.get(e.path.replace(/\/\{[^{}]+\}$/, "")) : undefined;
-    return list ?? [];
-  });
+  return kindsOf;
+}
+
+/**
+ * Per endpoint, the kinds its object may be when it is an item of a list (the list's path and a
+ * placeholder), and (`list`) the kinds of the items a GET list filters by.
+ */
+export function itemKinds(
+  endpoints: readonly Endpoint[],
+  listValues: readonly (readonly string[])[] = [],
+): { item: string[][]; list: string[][] } {
+  const kindsOf = kindsByList(endpoints, listValues);
+  const isItem = (path: string) => collectionPath(path) !== path;
+  return {
+    item: endpoints.map((e) => (isItem(e.path) ? (kindsOf.get(collectionPath(e.path)) ?? []) : [])),
+    list: endpoints.map((e) => (e.method === "GET" ? (kindsOf.get(e.path) ?? []) : [])),
+  };
 }
 
 const GUEST_PATH = /^\/nodes\/\{node\}\/(qemu|lxc)\/\{vmid\}\/(.+)$/;

@@ -1,6 +1,6 @@
 // Builds the search index: each endpoint a small document of weighted fields, plus the facts
 // about it that the score factors use (guest kind, item or collection, navigation, twins).
-import { kindEnumsOf, isDeprecated, placeholders, returnFields, type Endpoint } from "./model.ts";
+import { collectionPath, kindEnumsOf, isDeprecated, placeholders, returnFields, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
@@ -198,9 +198,6 @@ const IDENTIFIER_FIELDS = [
   "returnValue",
 ] as const;
 
-/** The kinds of guest as values name them (HA resource IDs "vm:100", "ct:101"; qemu, lxc). */
-const GUEST_TYPES = /^(?:vm|ct|qemu|lxc)$/i;
-
 /**
  * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one
  * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
@@ -213,7 +210,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const kinds = itemKinds(endpoints, docs?.values);
   const uses = mappingUses(endpoints);
   const fieldsOf = endpoints.map((e, id) =>
-    endpointFields(e, uses[id]!, docs?.texts[id] ?? [], [...(docs?.values?.[id] ?? []), ...kinds[id]!]),
+    endpointFields(e, uses[id]!, docs?.texts[id] ?? [], [...(docs?.values?.[id] ?? []), ...kinds.item[id]!]),
   );
   const vocabulary = new Map<string, number>();
   const allGroups = [
@@ -348,23 +345,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   // Words of each endpoint's last segment and of its handler name.
   const lastWords = fieldsOf.map((f) => identifierWords(f.lastSegment[0] ?? ""));
   const nameWords = fieldsOf.map((f) => identifierWords(f.name[0] ?? ""));
-  const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems);
-  // "protect last night's backup": a kind of the item names it as its list's noun would
-  // (a backup is a volume of the storage's content), and names the list's GET, which filters
-  // by it ("snippets": the content listing).
-  const kindsOfList = new Map<string, string[]>();
-  endpoints.forEach((e, id) => {
-    if (kinds[id]!.length) kindsOfList.set(e.path.replace(/\/\{[^{}]+\}$/, ""), kinds[id]!);
-  });
-  identity.forEach((units, id) => {
-    const lastStems = new Set(lastWords[id]!.map((w) => stem(w, stems)));
-    const e = endpoints[id]!;
-    const ownKinds = kinds[id]!.length ? kinds[id]! : e.method === "GET" ? (kindsOfList.get(e.path) ?? []) : [];
-    // Guest types (the HA resources' "vm" and "ct") are said of any guest, not of the item.
-    const kindStems = ownKinds.filter((k) => !GUEST_TYPES.test(k)).map((k) => stem(k.toLowerCase(), stems));
-    if (kindStems.length === 0) return;
-    identity[id] = units.map((unit) => (lastStems.has(unit[0]!) ? [...unit, ...kindStems] : unit));
-  });
+  const namingKinds = kinds.item.map((item, id) => (item.length ? item : kinds.list[id]!));
+  const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems, namingKinds);
   const compounds = new Set<string>();
   const parameterStems = new Set<string>();
   for (const e of endpoints)
@@ -447,7 +429,7 @@ function addSiblingTerms(
 ): void {
   const resources = new Map<string, number[]>();
   endpoints.forEach((e, id) => {
-    const key = e.path.replace(/\/\{[^{}]+\}$/, "");
+    const key = collectionPath(e.path);
     resources.set(key, [...(resources.get(key) ?? []), id]);
   });
   const twins = new Set<readonly number[]>(crossKindTwins(endpoints));

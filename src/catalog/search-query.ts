@@ -59,6 +59,7 @@ import {
   TARGET_WORDS,
   tokenize,
   verbAt,
+  type GuestFacet,
 } from "./search-tokens.ts";
 
 export const EQUIVALENT_WEIGHT = 0.8;
@@ -159,6 +160,12 @@ interface Concept {
 /** The query's concepts, and the facts about it that the score factors read (search-score.ts). */
 export interface QueryAnalysis extends QueryFacts {
   concepts: Concept[];
+  /**
+   * Stems of the parts of the run-together names typed ("PowerDNS": power, dns): what they name
+   * (a DNS plugin), though the parts are no words of the request. Only the endpoints' identity
+   * counts them.
+   */
+  compoundParts: string[];
   /** The query asks to set or create something (a stated write whose verbs only say so). */
   setting: boolean;
 }
@@ -359,6 +366,22 @@ function senseByObject(index: SearchIndex, ids: number[], after: readonly string
   return ids.filter((id) => !keep.includes(id));
 }
 
+/** The kinds of value a path in a file system is (search-values.ts). */
+const PATH_KINDS: ReadonlySet<ValueKind> = new Set(["file", "image"]);
+
+/**
+ * Which of the kinds of path typed count as values, by the guest the query is about. "read
+ * /etc/fstab inside VM 131", "share /srv/media with the VMs": a path in a query about a guest
+ * (said outside an aside) is a file of the guest's, one shared with it or one its backup holds
+ * or leaves out. With no guest, the path's own words say which of Proxmox's files it is ("cat
+ * /etc/network/interfaces"), no kind of value. A disk image is imported into a VM's disk
+ * (import-from); containers import none.
+ */
+export function pathValues(typed: ReadonlySet<ValueKind>, guest: GuestFacet): ValueKind[] {
+  if (guest === "none") return [];
+  return [...typed].filter((kind) => kind === "file" || guest === "qemu" || guest === "any");
+}
+
 /** Articles that introduce an object not yet known: a new one. */
 const INDEFINITE = new Set(["a", "an", "another"]);
 
@@ -366,25 +389,18 @@ const INDEFINITE = new Set(["a", "an", "another"]);
  * Whether the verb at `at` (with its particle) takes an indefinite object that names a kind of
  * object the API keeps a list of ("an InfluxDB metric server", "a firewall rule for VM 100"),
  * not a setting ("a bandwidth limit for migrations", "a schedule for backup job x") nor one
- * that exists ("an existing job").
+ * that exists ("an existing job"). The object is its noun phrase (objectWords), which ends at
+ * a preposition, a name or the clause's end.
  */
 export function introducesNewObject(
-  tokens: readonly { word: string }[],
+  tokens: Parameters<typeof objectWords>[0],
   at: number,
   isCollection: (word: string) => boolean,
 ): boolean {
-  let k = at + 1;
-  if (PARTICLES.has(tokens[k]?.word ?? "")) k++;
+  const k = PARTICLES.has(tokens[at + 1]?.word ?? "") ? at + 2 : at + 1;
   if (!INDEFINITE.has(tokens[k]?.word ?? "")) return false;
-  let names = false;
-  for (k++; k < tokens.length; k++) {
-    const word = tokens[k]!.word;
-    if (word === "existing") return false;
-    // The object's phrase ends at a preposition or a stop word: what follows is whose or what for.
-    if (STOPWORDS.has(word) || PREPOSITIONS.has(word) || /\d/.test(word)) break;
-    if (isCollection(word)) names = true;
-  }
-  return names;
+  const phrase = objectWords(tokens, at);
+  return !phrase.includes("existing") && phrase.some(isCollection);
 }
 
 /** Prepositions that negate what follows them: they keep their meaning. */
@@ -484,13 +500,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     const term = valueTerm(kind);
     return addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
   };
-  let namesFile = false;
-  let namesImage = false;
+  const pathKinds = new Set<ValueKind>();
   for (const chunk of query.split(/\s+/)) {
     for (const kind of valueKinds(chunk)) {
-      if (kind === "file" || kind === "image") {
-        namesFile = true;
-        if (kind === "image") namesImage = true;
+      if (PATH_KINDS.has(kind)) {
+        pathKinds.add(kind);
         continue;
       }
       const concept = valueConcept(kind);
@@ -537,13 +551,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "reboot the physical server itself, not a guest": what is said aside names no guest.
   const guestWords = raw.filter((_, i) => !tokens[i]!.literal && !tokens[i]!.aside);
   const guest = guestFacet(guestWords);
-  // "read /etc/fstab inside VM 131", "share /srv/media with the VMs": a path in a query about a
-  // guest (said outside an aside) is a file of the guest's, one shared with it or one its backup
-  // holds or leaves out. With no guest, the path's own words say which of Proxmox's files it is
-  // ("cat /etc/network/interfaces"), no kind of value.
-  if (namesFile && guest !== "none") valueConcept("file");
-  // A disk image is imported into a VM's disk (import-from); containers import none.
-  if (namesImage && (guest === "qemu" || guest === "any")) valueConcept("image");
+  for (const kind of pathValues(pathKinds, guest)) valueConcept(kind);
   const bothKinds = guestWords.some((w) => QEMU_WORDS.has(w)) && guestWords.some((w) => LXC_WORDS.has(w));
 
   const consumed = new Array<boolean>(raw.length).fill(false);
@@ -647,16 +655,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     if (NODE_WORDS.has(w) && ALL_WORDS.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
     let weight = tokens[i]!.weight;
     // "across the cluster", "after the switch rebooted", "through its firewall": a preposition
-    // relates the words around it and names nothing, unless the API names something with it (the
-    // task list's "since" and "until"; OSD "out" is a particle too), it makes a phrasal verb
-    // ("power down") or it negates ("without", "except").
-    if (
-      PREPOSITIONS.has(w) &&
-      !PARTICLES.has(w) &&
-      !NEGATING.has(w) &&
-      !index.lastSegmentStems.has(stem(w, index.stems)) &&
-      !index.parameterStems.has(stem(w, index.stems))
-    )
+    // relates the words around it and names nothing, unless a parameter is named by it (the task
+    // list's "since" and "until"), it makes a phrasal verb (OSD "out", "power down") or it
+    // negates ("without", "except").
+    if (PREPOSITIONS.has(w) && !PARTICLES.has(w) && !NEGATING.has(w) && !index.parameterStems.has(stem(w, index.stems)))
       weight = 0;
     const next = raw[i + 1];
     // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
@@ -803,8 +805,13 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     if (word === "which" && RELATIVE_BE.has(tokens[at + 1]?.word ?? "")) return false;
     return word !== "how" && QUESTION_WORDS.has(word) && METHOD_HINTS[word] === "GET";
   };
+  const compoundParts = tokens
+    .filter((t) => !t.literal)
+    .flatMap((t) => splitCompound(t.word, index.vocabulary) ?? [])
+    .map((part) => stem(part, index.stems));
   return {
     concepts,
+    compoundParts,
     method,
     methodStated,
     guest,

@@ -347,11 +347,9 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   // makes the passive of that verb, whose own method the request does not state: after its
   // subject, or where the participle ends its phrase. An order "get" with a participle before a
   // noun reads an adjective ("get stopped containers").
-  if (PASSIVE_GETS.has(word) && isParticiple(tokens[i + 1]?.word ?? "")) {
-    // A subject is a word, not a name or number ("on pve1 get stopped containers" is an order).
-    const subject =
-      previous !== undefined && !STOPWORDS.has(previous) && !LEADING_WORDS.has(previous) && !/\d/.test(previous);
-    if (subject || isPassiveParticiple(tokens, i + 1)) return undefined;
+  // Only "get" among its forms is a method word; "got" and "gets" state no method anyway.
+  if (word === "get" && isParticiple(tokens[i + 1]?.word ?? "")) {
+    if (hasSubject(tokens, i) || isPassiveParticiple(tokens, i + 1)) return undefined;
   }
   if (!method || clauseStart) return method;
   const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
@@ -360,8 +358,20 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   return method;
 }
 
-/** The forms of "get" that make a passive with a participle after them. */
-const PASSIVE_GETS = new Set(["get", "gets", "got", "gotten", "getting"]);
+/** The prepositions the stop words hold, before a place or a thing ("on nodeA", "for the zone"). */
+const PLACE_PREPOSITIONS = new Set(["on", "in", "at", "from", "to", "for", "of", "by", "with", "into", "onto"]);
+
+/**
+ * Whether the verb at `i` follows its subject in its clause: a word, not a name or a number,
+ * nor a place after a preposition ("on nodeA get stopped containers" is an order).
+ */
+function hasSubject(tokens: readonly VerbToken[], i: number): boolean {
+  const previous = tokens[i - 1]?.word;
+  if (previous === undefined || tokens[i]!.clauseStart) return false;
+  if (STOPWORDS.has(previous) || LEADING_WORDS.has(previous) || /\d/.test(previous)) return false;
+  const before = tokens[i - 2]?.word ?? "";
+  return !PREPOSITIONS.has(before) && !PLACE_PREPOSITIONS.has(before);
+}
 
 /** A regular past participle: "created", "stopped"; "speed" and "need" are none. */
 const isParticiple = (word: string) => /[a-z]ed$/.test(word) && !/eed$/.test(word);
@@ -373,7 +383,6 @@ const isParticiple = (word: string) => /[a-z]ed$/.test(word) && !/eed$/.test(wor
  * "and" or "or" ("enabled and disabled repositories").
  */
 function isPassiveParticiple(tokens: readonly VerbToken[], k: number): boolean {
-  if (!isParticiple(tokens[k]?.word ?? "")) return false;
   const after = tokens[k + 1];
   if (!after || after.clauseStart || /ly$/.test(after.word)) return true;
   if (after.word === "and" || after.word === "or") return false;

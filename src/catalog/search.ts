@@ -1,7 +1,6 @@
 import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
-import { splitCompound } from "./search-terms.ts";
 import { valueTerm } from "./search-values.ts";
 import { diversify } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
@@ -303,11 +302,7 @@ export function runSearch(
     for (const t of concept.terms.keys()) asked.add(t);
     if (concept.names) asked.add(concept.names);
   }
-  // "PowerDNS", "OpenFabric": a run-together name says what its parts name (a DNS plugin, a
-  // fabric), though its parts are no words of the request.
-  for (const w of words(query)) {
-    for (const part of splitCompound(w, index.vocabulary) ?? []) asked.add(stem(part, index.stems));
-  }
+  for (const part of analysis.compoundParts) asked.add(part);
   const pinned = hints.pinned ?? [];
   // A path typed need not be taken: "snapshot VM 100 before editing /etc/fstab", "convert VM 100
   // to a template, its disk is /var/lib/vz/images/100/base.qcow2".

@@ -316,7 +316,10 @@ describe("itemKinds: an item of a list filtered by kind is of one of those kinds
       endpoint("GET", "/storage/{storage}/other"),
     ];
     const docsValues = [[], [], ["backup", "iso"], [], ["iso"], [], []];
-    expect(itemKinds(list, docsValues)).toEqual([[], ["nfs", "dir"], [], ["backup", "iso"], [], [], []]);
+    const kinds = itemKinds(list, docsValues);
+    expect(kinds.item).toEqual([[], ["nfs", "dir"], [], ["backup", "iso"], [], [], []]);
+    // The GET lists themselves filter by those kinds.
+    expect(kinds.list).toEqual([["nfs", "dir"], [], ["backup", "iso"], [], [], [], []]);
   });
 });
 

@@ -19,10 +19,11 @@ import {
   particleOfVerb,
   queryChunks,
   verbAt,
+  type GuestFacet,
   type Token,
 } from "../../src/catalog/search-tokens.ts";
 import { respelled } from "../../src/catalog/search-terms.ts";
-import { analyzeQuery, namesHostByName } from "../../src/catalog/search-query.ts";
+import { analyzeQuery, introducesNewObject, namesHostByName, pathValues } from "../../src/catalog/search-query.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { negatedFlags } from "../../src/catalog/search-index.ts";
 import {
@@ -311,6 +312,10 @@ describe("query rules", () => {
     ["get speed of the disk sdb", "GET"],
     // A name before "get" is no subject: "on pve1 get …" is an order.
     ["on pve1 get stopped containers", "GET"],
+    ["on nodeA get stopped containers", "GET"],
+    // Without a subject, a participle that ends its phrase makes the passive.
+    ["backups of VM 100 get deleted", undefined],
+    ["so they get deleted by the job", undefined],
     ["get stopped containers", "GET"],
   ])("%j asks for %j", (query, method) => {
     expect<string | undefined>(statedMethod(tokens(query))).toBe(method);
@@ -1159,6 +1164,8 @@ describe("the eleventh round of issue 11, on PVE 9.1", async () => {
       expect.arrayContaining(["content", "backup", "iso"]),
     );
     expect(identity(real!, "PUT", "/cluster/ha/resources/{sid}").flat()).not.toContain("vm");
+    // The list that filters by those kinds is named by them too.
+    expect(identity(real!, "GET", "/cluster/acme/plugins")[0]).toEqual(["plugin", "dns", "standalon"]);
   });
   test.skipIf(!present)("configure a cloudflare DNS challenge plugin: the plugins' POST first", () => {
     expect(ranked(real!, "configure a cloudflare DNS challenge plugin for lets encrypt")[0]).toBe(
@@ -1527,6 +1534,36 @@ describe("what a request keeps from happening", () => {
   });
 });
 
+describe("configuring an object not yet known creates it", () => {
+  const listed = new Set(["server", "rule", "job", "storage"]);
+  test.each<[string, boolean]>([
+    ["configure an InfluxDB metric server", true],
+    ["configure a firewall rule for VM 100", true],
+    ["configure the metric server influx1", false],
+    ["configure an existing backup job", false],
+    ["configure a bandwidth limit for migrations", false],
+    // The object's phrase ends with its clause.
+    ["configure a bandwidth limit; storage local is slow", false],
+    ["set up a backup job", true],
+  ])("%s: %j", (query, created) => {
+    const tokens = tokenize(buildSearchIndex([]), query).tokens;
+    expect(introducesNewObject(tokens, 0, (w) => listed.has(w))).toBe(created);
+  });
+});
+
+describe("which kinds of path typed count as values", () => {
+  const typed = new Set(["file", "image"] as const);
+  test.each<[GuestFacet, string[]]>([
+    ["qemu", ["file", "image"]],
+    ["any", ["file", "image"]],
+    // Containers import no disk image; with no guest a path names one of Proxmox's files.
+    ["lxc", ["file"]],
+    ["none", []],
+  ])("about %s: %j", (guest, kinds) => {
+    expect(pathValues(typed, guest)).toEqual(kinds as never);
+  });
+});
+
 describe("a first clause that states the situation", () => {
   const marked = (query: string) => markedTokens(query, markContext)((t) => t.context);
   test.each([
@@ -1543,6 +1580,8 @@ describe("a first clause that states the situation", () => {
     ["add a user that needs access to pool lab, realm pve", []],
     // The verb of a relative clause is not the statement's.
     ["the VM that was migrated is stuck, stop it", ["the", "vm", "that", "was", "migrated", "is", "stuck"]],
+    ["stop the VM that was migrated, then start it", []],
+    ["add a user that really needs access to pool lab, realm pve", []],
     // A question, a request without a statement before it, or a statement with nothing after it: no scene.
     ["how are the replication jobs doing - last sync time", []],
     ["shut down VM 100, then start VM 101", []],

@@ -97,6 +97,10 @@ describe("valueKinds", () => {
     ["/var/lib/vz/", ["file"]],
     ["(/root/app.conf),", ["file"]],
     ["/root/disk.qcow2", ["file", "image"]],
+    ["/srv/images/win.vmdk", ["file", "image"]],
+    ["/var/lib/vz/import/disk.raw", ["file", "image"]],
+    ["/var/lib/vz/template/iso/debian.iso", ["file"]],
+    ["/root/disk.qcow2.bak", ["file"]],
     ["/nodes/pve1/qemu", []],
     ["/storage", []],
     ["/api2/json/version", []],
@@ -167,6 +171,22 @@ describe("endpointValueKinds", () => {
       },
       [["image", 1]],
     ],
+    [
+      "/nodes/{node}/vzdump",
+      { dumpdir: { type: "string", description: "Store resulting files to specified directory." } },
+      [["file", 1]],
+    ],
+    ["/storage/{storage}", { path: { type: "string", description: "File system path." } }, [["file", 1]]],
+    [
+      "/nodes/{node}/lxc/{vmid}/config",
+      {
+        mp0: {
+          type: "string",
+          format: { mp: { type: "string", description: "Path to the mount point as seen from inside the container." } },
+        },
+      },
+      [["file", 1]],
+    ],
     // A command that may start with a path, a path to a containing file the API names (apt's
     // sources), a graphite root: no file typed.
     [
@@ -231,7 +251,7 @@ describe("endpointValueKinds", () => {
     const checked = { type: "string", description: "Verify ticket, and check if user have access 'privs' on 'path'" };
     expect([...endpointValueKinds(endpoint("/access/ticket", { path: checked }))]).toEqual([]);
     const fsPath = { type: "string", format: "pve-storage-path", description: "File system path." };
-    expect([...endpointValueKinds(endpoint("/storage", { path: fsPath }))]).not.toContainEqual(["acl", 1]);
+    expect([...endpointValueKinds(endpoint("/storage", { path: fsPath }))]).toEqual([["file", 1]]);
     const graphite = { type: "string", format: "graphite-path", description: "root graphite path" };
     expect([...endpointValueKinds(endpoint("/cluster/metrics/server/{id}", { path: graphite }))]).toEqual([]);
     const list = {
