@@ -3,7 +3,7 @@
 import { collectionPath, kindEnumsOf, isDeprecated, placeholders, returnFields, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
-import { firstSentence, identifierWords, markupToText, STOPWORDS, words } from "./text.ts";
+import { firstSentence, identifierWords, markupToText, words } from "./text.ts";
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
