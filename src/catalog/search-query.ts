@@ -12,6 +12,7 @@ import {
   namesServerPort,
   namesRecurrence,
   namesTargetNode,
+  PATH_KINDS,
   valueKinds,
   valueTerm,
   type ValueKind,
@@ -365,9 +366,6 @@ function senseByObject(index: SearchIndex, ids: number[], after: readonly string
   const keep = MACHINE_WORDS.has(object) ? feature : machine;
   return ids.filter((id) => !keep.includes(id));
 }
-
-/** The kinds of value a path in a file system is (search-values.ts). */
-const PATH_KINDS: ReadonlySet<ValueKind> = new Set(["file", "image"]);
 
 /**
  * Which of the kinds of path typed count as values, by the guest the query is about. "read

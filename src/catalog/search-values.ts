@@ -29,6 +29,12 @@ export type ValueKind =
   | "file"
   | "image";
 
+/**
+ * The kinds of value a path in a file system is: counted only in a query about a guest, and
+ * never a value an endpoint must take (a path may only say where or why).
+ */
+export const PATH_KINDS: ReadonlySet<ValueKind> = new Set(["file", "image"]);
+
 /** The index term that stands for a kind of value (no word can look like it). */
 export const valueTerm = (kind: ValueKind) => `#${kind}`;
 

@@ -1,7 +1,7 @@
 import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
-import { valueTerm } from "./search-values.ts";
+import { PATH_KINDS, valueTerm } from "./search-values.ts";
 import { diversify } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
@@ -140,8 +140,8 @@ function paramLift(
   return lift;
 }
 
-/** The terms of a path in a file system, typed, and of a disk image's. */
-const PATH_TERMS = new Set([valueTerm("file"), valueTerm("image")]);
+/** The terms of the kinds of path typed (a file's, a disk image's). */
+const PATH_TERMS = new Set([...PATH_KINDS].map(valueTerm));
 
 /** The stem of "delete": an action kept from happening that is a delete keeps DELETEs back. */
 const DELETE_STEM = "delet";
