@@ -12,9 +12,25 @@ export type Acronym = readonly [acronym: string, expansion: string];
 /** Short words that may sit inside an expansion without a letter of their own ("Quality of Service"). */
 const LINKING = new Set(["of", "and", "for", "the", "a", "to", "in", "on"]);
 
+/** Whether `short` is the starts of `run`'s words in order, each giving at least its first letter ("qdevice": "quorum device"). */
+export function spellsByStarts(short: string, run: readonly string[]): boolean {
+  const from = (at: number, word: number): boolean => {
+    if (word === run.length) return at === short.length;
+    const w = run[word]!;
+    for (let n = 1; n <= w.length && at + n <= short.length; n++) {
+      if (short[at + n - 1] !== w[n - 1]) break;
+      if (from(at + n, word + 1)) return true;
+    }
+    return false;
+  };
+  return from(0, 0);
+}
+
 /**
- * The words just before `text`'s end whose initials spell `acronym`, allowing linking words
- * in between ("Logical Volume Manager" for LVM, "Quality of Service" for QoS); undefined if none.
+ * The words just before `text`'s end that `acronym` stands for: their initials, allowing
+ * linking words in between ("Logical Volume Manager" for LVM, "Quality of Service" for QoS),
+ * or, failing that, the starts of two to four words run together ("Quorum Device" for QDevice,
+ * "Virtual Network" for VNet); undefined if none.
  */
 export function expansionBefore(acronym: string, text: string): string | undefined {
   const want = acronym.toLowerCase();
@@ -27,10 +43,15 @@ export function expansionBefore(acronym: string, text: string): string | undefin
     const spelled = initials(run) === want || initials(run.filter((w) => !LINKING.has(w))) === want;
     if (spelled && run.join("") !== want) return run.join(" ");
   }
+  for (let take = 2; take <= 4 && take <= ws.length; take++) {
+    const run = ws.slice(-take);
+    if (run.some((w) => LINKING.has(w))) continue;
+    if (spellsByStarts(want, run) && run.join("") !== want) return run.join(" ");
+  }
   return undefined;
 }
 
-const DEFINITION = /\(([A-Z][A-Za-z]{1,6})s?\)/g;
+const DEFINITION = /\(([A-Z][A-Za-z]{1,8})s?\)/g;
 
 /** Definitions of the form "Object Storage Daemon (OSD)" in a page's HTML (tags and all). */
 export function definedAcronyms(html: string): Acronym[] {

@@ -140,6 +140,10 @@ export function markSubordinate(tokens: Token[]): void {
 /** "stop" in "stop anyone from deleting container 310" says "prevent": it names no endpoint. */
 const PREVENTING_WEIGHT = 0.2;
 
+/** A negation ("t" is what is left of "don't"), and the verb or noun that with it says "not wanted", with its preposition. */
+const NEGATIONS = new Set(["not", "t", "no"]);
+const INDIFFERENT: Readonly<Record<string, string>> = { care: "about", need: "for" };
+
 /** Words that may stand between "from" and the action kept from happening ("from ever being pruned"). */
 const BEFORE_ACTION = new Set(["ever", "being", "getting", "accidentally", "accidental", "unintentionally", "again"]);
 
@@ -152,6 +156,10 @@ const BEFORE_ACTION = new Set(["ever", "being", "getting", "accidentally", "acci
 export function markPrevented(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     if (t.word === "without") return markWithout(tokens, k);
+    // "I don't care about a clean shutdown", "no need for a graceful shutdown": what is not
+    // cared about or needed is done without.
+    if (NEGATIONS.has(t.word) && INDIFFERENT[tokens[k + 1]?.word ?? ""] === tokens[k + 2]?.word)
+      return markWithout(tokens, k + 2);
     if (t.word !== "against" && t.word !== "from" && t.word !== "never") return;
     let j = k + 1;
     while (BEFORE_ACTION.has(tokens[j]?.word ?? "")) j++;
@@ -173,8 +181,8 @@ export function markPrevented(tokens: Token[]): void {
 
 /**
  * "kill container 227 without a clean shutdown", "show what the SDN change would do without
- * applying it": what follows "without" is not to happen either; a gerund, or a noun with the
- * word before it.
+ * applying it": what follows "without" is not to happen either; a gerund, or a noun phrase
+ * to its noun ("a clean OS shutdown").
  */
 function markWithout(tokens: Token[], at: number): void {
   let j = at + 1;
@@ -182,9 +190,13 @@ function markWithout(tokens: Token[], at: number): void {
   const first = tokens[j];
   if (!first || first.literal) return;
   tokens[j] = { ...first, prevented: "without" };
-  const next = tokens[j + 1];
-  if (!/ing$/.test(first.word) && next && !next.literal && !STOPWORDS.has(next.word))
-    tokens[j + 1] = { ...next, prevented: "without" };
+  if (/ing$/.test(first.word)) return;
+  // A noun phrase, to its noun: "a clean OS shutdown".
+  for (let k = j + 1; k < Math.min(tokens.length, j + 4); k++) {
+    const next = tokens[k]!;
+    if (next.literal || next.clauseStart || STOPWORDS.has(next.word)) break;
+    tokens[k] = { ...next, prevented: "without" };
+  }
 }
 
 /** How much a light verb counts: the action is its object's. */

@@ -117,6 +117,8 @@ export interface SearchIndex {
   families: Int32Array;
   /** What each endpoint is (its last segment and handler name), as units of alternative stems. */
   identity: string[][][];
+  /** For a DELETE, the stem of its handler's verb: what the DELETE does (revert_network_changes: "revert"). */
+  deleteVerb: (string | undefined)[];
   /** Stems of the words of last path segments: the actions and objects the API names. */
   lastSegmentStems: Set<string>;
   /** Stems of the words of every parameter's name ("since", "until" of the task and log lists). */
@@ -405,6 +407,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     websocket,
     families,
     identity,
+    deleteVerb: endpoints.map((e) =>
+      e.method === "DELETE" ? stem(identifierWords(e.name)[0] ?? "", stems) || undefined : undefined,
+    ),
     compounds: [...compounds],
     lastSegmentStems,
     parameterStems,

@@ -173,8 +173,9 @@ export interface QueryAnalysis extends QueryFacts {
 
 /**
  * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
- * a number after "on", "from", "at" or "of", that the API does not know, is a host's; not one
- * named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
+ * a number after "on", "from", "at" or "of", that the API does not know, is a host's; so is one
+ * that opens the request or follows its first word ("pve2 needs new RAM, …", "reboot pve4").
+ * Not one named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
  */
 export function namesHostByName(query: string, index: SearchIndex): boolean {
   const chunks = query
@@ -187,7 +188,7 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
   };
   return chunks.some(
     (c, i) =>
-      i > 0 && /^(on|from|at|of)$/.test(chunks[i - 1]!) && nodeName(c) && !collection(c) && !index.postings.has(c),
+      (i <= 1 || /^(on|from|at|of)$/.test(chunks[i - 1]!)) && nodeName(c) && !collection(c) && !index.postings.has(c),
   );
 }
 
@@ -769,8 +770,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
   // "on all nodes", "every node": the whole cluster.
   const everyNode = (i: number) => ALL_WORDS.has(spoken[i - 1] ?? "") || ALL_WORDS.has(spoken[i - 2] ?? "");
-  const namesNode =
-    spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || namesHostByName(query, index);
+  const hostByName = namesHostByName(query, index);
+  const namesNode = spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || hostByName;
+  // "reboot pve2": a host's name names a node, as if the word were said, unless it is.
+  const nodeStem = stem("node", index.stems);
+  if (hostByName && !concepts.some((c) => c.terms.get(nodeStem) === 1)) wordConcept("node", STORAGE_NAME_WEIGHT);
   const namesCluster = spoken.some(
     (w, i) =>
       CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center") || (NODE_WORDS.has(w) && everyNode(i)),

@@ -321,7 +321,9 @@ export function runSearch(
     const coverage = totalWeight ? matched[id]! / totalWeight : 0;
     const units = index.identity[id]!;
     let missing = 0;
-    for (const unit of units) if (!unit.some((t) => asked.has(t))) missing++;
+    // "throw away the network changes": a DELETE asked says what a DELETE does (revert them).
+    const deletes = analysis.methodStated && analysis.method === "DELETE" ? index.deleteVerb[id] : undefined;
+    for (const unit of units) if (unit[0] !== deletes && !unit.some((t) => asked.has(t))) missing++;
     const facts: EndpointFacts = {
       method: e.method,
       guestKind: index.guestKind[id]!,

@@ -6,6 +6,7 @@ import {
   definedAcronyms,
   expansionBefore,
   schemaAcronyms,
+  spellsByStarts,
 } from "../../src/catalog/acronyms.ts";
 import type { Endpoint } from "../../src/catalog/model.ts";
 
@@ -21,8 +22,29 @@ describe("expansionBefore", () => {
     ["osd", "the daemon of each storage object ", undefined],
     // The words must start with the letters, not be the acronym itself.
     ["zfs", "a pool on zfs ", undefined],
+    // Failing initials, the starts of the words run together.
+    ["qdevice", "The Corosync Quorum Device ", "quorum device"],
+    ["vnet", "each zone holds a Virtual Network ", "virtual network"],
+    ["ipam", "the built-in IP Address Management ", "ip address management"],
+    ["vnet", "a network that is virtual ", undefined],
+    ["qdevice", "a device for quorum ", undefined],
   ])("%s before %j", (acronym, text, expected) => {
     expect(expansionBefore(acronym, text)).toBe(expected);
+  });
+});
+
+describe("spellsByStarts", () => {
+  test.each<[string, string[], boolean]>([
+    ["qdevice", ["quorum", "device"], true],
+    ["vnet", ["virtual", "network"], true],
+    ["snat", ["source", "nat"], true],
+    ["lvm", ["logical", "volume", "manager"], true],
+    // Every word gives a letter, in order, and the short form is used up.
+    ["qdev", ["quorum", "device", "daemon"], false],
+    ["qdevices", ["quorum", "device"], false],
+    ["devq", ["quorum", "device"], false],
+  ])("%s by %j: %p", (short, run, expected) => {
+    expect(spellsByStarts(short, run)).toBe(expected);
   });
 });
 

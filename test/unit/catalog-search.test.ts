@@ -1178,6 +1178,61 @@ describe("the eleventh round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the twelfth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twelfth round", SCHEMA_DIR);
+  const { withDocs } = present ? await realCatalogs(true) : {};
+
+  // What is not cared about is done without.
+  test.skipIf(!present).each([
+    ["stop VM 100 now, I don't care about a clean shutdown", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
+    [
+      "hit the reset button of VM 212, I do not care about a clean OS shutdown",
+      "POST /nodes/{node}/qemu/{vmid}/status/reset",
+    ],
+  ])("%s: %s first", (query, expected) => {
+    expect(ranked(withDocs!, query)[0]).toBe(expected);
+  });
+
+  // A DELETE asked says what a DELETE does: revert the network changes, release the lock.
+  test
+    .skipIf(!present)
+    .each([["I messed up the bridge edits on pve1, throw them away"], ["scrap the staged interface edits on pve3"]])(
+    "%s: the revert of the network changes first",
+    (query) => {
+      expect(ranked(withDocs!, query)[0]).toBe("DELETE /nodes/{node}/network");
+    },
+  );
+  test.skipIf(!present)("the verb of each DELETE that is no word for deleting", () => {
+    const index = (
+      withDocs as unknown as {
+        index: { endpoints: { method: string; path: string }[]; deleteVerb: (string | undefined)[] };
+      }
+    ).index;
+    const verbOf = (path: string) =>
+      index.deleteVerb[index.endpoints.findIndex((e) => e.method === "DELETE" && e.path === path)];
+    expect(verbOf("/nodes/{node}/network")).toBe("revert");
+    expect(verbOf("/cluster/sdn/lock")).toBe("releas");
+    expect(verbOf("/nodes/{node}/tasks/{upid}")).toBe("stop");
+    // A read has none.
+    expect(
+      index.deleteVerb[index.endpoints.findIndex((e) => e.method === "GET" && e.path === "/nodes/{node}/network")],
+    ).toBeUndefined();
+  });
+
+  // A host's name that opens the request or follows its first word names a node, as if "node" were said.
+  test.skipIf(!present).each([
+    ["reboot hv3", "POST /nodes/{node}/status"],
+    ["hv2 needs new RAM tomorrow, get all its guests onto other hosts first", "POST /nodes/{node}/migrateall"],
+  ])("%s: %s first", (query, expected) => {
+    expect(ranked(withDocs!, query)[0]).toBe(expected);
+  });
+
+  // The docs define QDevice as "Corosync Quorum Device (QDevice)": the starts of the words run together.
+  test.skipIf(!present)("is the external quorum device connected: the QDevice's status first", () => {
+    expect(ranked(withDocs!, "is the external quorum device connected")[0]).toBe("GET /cluster/config/qdevice");
+  });
+});
+
 describe("stem: an inflected form stems as its base does", () => {
   test.each([
     ["added", "add"],
@@ -1523,9 +1578,15 @@ describe("what a request keeps from happening", () => {
     ["stop anyone from accidentally deleting container 310", ["deleting"], ["stop"]],
     ["keep the backup from ever being pruned", ["pruned"], ["keep"]],
     ["mark it protected so pruning never deletes it", ["deletes"], []],
-    // What the request does without: a gerund, or a noun with the word before it.
+    // What the request does without: a gerund, or a noun phrase to its noun.
     ["kill container 227 without a clean shutdown", ["clean", "shutdown"], []],
+    ["reset VM 212 without a clean OS shutdown", ["clean", "os", "shutdown"], []],
     ["show the pending SDN changes without applying them", ["applying"], []],
+    // What is not cared about or needed is done without.
+    ["stop VM 100 now, I don't care about a clean shutdown", ["clean", "shutdown"], []],
+    ["power off container 200, no need for a graceful shutdown", ["graceful", "shutdown"], []],
+    // Not what is needed: "I don't need VM 100 any more" names what goes.
+    ["I don't need VM 100 any more, delete it", [], []],
     // "from" before a place or a source: nothing is kept from happening.
     ["clone VM 100 from a template", [], []],
     ["migrate everything from node pve1", [], []],
@@ -1746,12 +1807,15 @@ describe("a host named by its name alone", () => {
     // Named like a collection of the API, a guest with its number, a device: no host.
     ["list the snapshots of vm-100", false],
     ["the SMART values of nvme0", false],
-    ["reboot pve2", false],
+    // A name that opens the request, or stands right after its first word, names a host too.
+    ["reboot pve2", true],
+    ["pve3 needs new RAM, move its guests away first", true],
+    ["reboot vm100", false],
     // A guest run together with its number, a guest's disk or a network device is no host.
     ["list the snapshots of vm100", false],
     ["the size of scsi0", false],
     ["the VLANs on bond0", false],
-    // A word the API knows, a name without a number, a name not after on/from/at: no host.
+    // A word the API knows, a name without a number, a name elsewhere not after on/from/at: no host.
     ["list the tasks on the node", false],
     ["free space on tank-nvme", false],
     ["migrate VM 100 to pve2", false],
