@@ -142,7 +142,12 @@ const PREVENTING_WEIGHT = 0.2;
 
 /** A negation ("t" is what is left of "don't"), and the verb or noun that with it says "not wanted", with its preposition. */
 const NEGATIONS = new Set(["not", "t", "no"]);
-const INDIFFERENT: Readonly<Record<string, string>> = { care: "about", need: "for" };
+const INDIFFERENT: ReadonlyMap<string, string> = new Map([
+  ["care", "about"],
+  ["need", "for"],
+]);
+/** Words after which what is not needed is given up, to be removed: "no need for the snapshot anymore, remove it". */
+const GIVEN_UP = new Set(["anymore", "longer", "it", "them"]);
 
 /** Words that may stand between "from" and the action kept from happening ("from ever being pruned"). */
 const BEFORE_ACTION = new Set(["ever", "being", "getting", "accidentally", "accidental", "unintentionally", "again"]);
@@ -158,7 +163,12 @@ export function markPrevented(tokens: Token[]): void {
     if (t.word === "without") return markWithout(tokens, k);
     // "I don't care about a clean shutdown", "no need for a graceful shutdown": what is not
     // cared about or needed is done without.
-    if (NEGATIONS.has(t.word) && INDIFFERENT[tokens[k + 1]?.word ?? ""] === tokens[k + 2]?.word)
+    if (
+      NEGATIONS.has(t.word) &&
+      tokens[k + 2] !== undefined &&
+      INDIFFERENT.get(tokens[k + 1]!.word) === tokens[k + 2]!.word &&
+      !tokens.slice(k + 3).some((later) => GIVEN_UP.has(later.word))
+    )
       return markWithout(tokens, k + 2);
     if (t.word !== "against" && t.word !== "from" && t.word !== "never") return;
     let j = k + 1;
@@ -191,13 +201,19 @@ function markWithout(tokens: Token[], at: number): void {
   if (!first || first.literal) return;
   tokens[j] = { ...first, prevented: "without" };
   if (/ing$/.test(first.word)) return;
-  // A noun phrase, to its noun: "a clean OS shutdown".
+  // A noun phrase, to its noun: "a clean OS shutdown (of the guest)"; a verb with an object
+  // after it opens the request ("I don't care about downtime migrate VM 100 to pve2").
   for (let k = j + 1; k < Math.min(tokens.length, j + 4); k++) {
     const next = tokens[k]!;
     if (next.literal || next.clauseStart || STOPWORDS.has(next.word)) break;
+    const after = tokens[k + 1]?.word;
+    if ((METHOD_HINTS[next.word] || isEnglishVerb(next.word)) && after !== undefined && !NOUN_GOES_ON.has(after)) break;
     tokens[k] = { ...next, prevented: "without" };
   }
 }
+
+/** Prepositions after which a noun phrase goes on ("a clean shutdown of the guest"). */
+const NOUN_GOES_ON = new Set(["of", "for", "in", "on", "at", "by", "with", "from"]);
 
 /** How much a light verb counts: the action is its object's. */
 const LIGHT_VERB_WEIGHT = 0.2;

@@ -117,7 +117,7 @@ export interface SearchIndex {
   families: Int32Array;
   /** What each endpoint is (its last segment and handler name), as units of alternative stems. */
   identity: string[][][];
-  /** For a DELETE, the stem of its handler's verb: what the DELETE does (revert_network_changes: "revert"). */
+  /** For a DELETE, the stem of its handler's verb, a word of its own: what the DELETE does (revert_network_changes: "revert"). */
   deleteVerb: (string | undefined)[];
   /** Stems of the words of last path segments: the actions and objects the API names. */
   lastSegmentStems: Set<string>;
@@ -407,9 +407,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     websocket,
     families,
     identity,
-    deleteVerb: endpoints.map((e) =>
-      e.method === "DELETE" ? stem(identifierWords(e.name)[0] ?? "", stems) || undefined : undefined,
-    ),
+    deleteVerb: endpoints.map((e) => {
+      // A verb of its own ("revert_network_changes"), not one run together with its object ("ipdelete").
+      const words = identifierWords(e.name);
+      return e.method === "DELETE" && words.length > 1 ? stem(words[0]!, stems) : undefined;
+    }),
     compounds: [...compounds],
     lastSegmentStems,
     parameterStems,

@@ -56,6 +56,7 @@ import {
   PLURAL_GUESTS,
   QEMU_WORDS,
   QUESTION_WORDS,
+  queryChunks,
   statedMethodAt,
   TARGET_WORDS,
   tokenize,
@@ -178,18 +179,34 @@ export interface QueryAnalysis extends QueryFacts {
  * Not one named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
  */
 export function namesHostByName(query: string, index: SearchIndex): boolean {
-  const chunks = query
-    .toLowerCase()
-    .split(/\s+/)
-    .map((c) => c.replace(/[.,;:!?]+$/, ""));
+  const chunks = queryChunks(query).map((c) => c.toLowerCase().replace(/[.,;:!?]+$/, ""));
   const collection = (name: string) => {
     const letters = name.replace(/-?\d+$/, "");
     return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
   };
+  // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
+  // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").
+  const hostLike = (name: string) => HOST_NAMES.test(name);
   return chunks.some(
     (c, i) =>
-      (i <= 1 || /^(on|from|at|of)$/.test(chunks[i - 1]!)) && nodeName(c) && !collection(c) && !index.postings.has(c),
+      (/^(on|from|at|of)$/.test(chunks[i - 1] ?? "") || (i <= 1 && hostLike(c))) &&
+      nodeName(c) &&
+      !collection(c) &&
+      !index.postings.has(c),
   );
+}
+
+/** Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1", "proxmox4"). */
+const HOST_NAMES = /^(?:pve|proxmox|prox|px|pmx|node|host|hv|hyp|hypervisor)(?:-?[a-z]+)?-?\d+$/;
+
+/** Modal verbs that open a question of whether something is possible. */
+const MODALS = new Set(["can", "could"]);
+/** Who is asked to act after a modal ("can you …", "could someone tell me how …"). */
+const ADDRESSEES = new Set(["you", "someone", "somebody", "anyone", "anybody"]);
+
+/** Whether the query opens asking whether something can be done ("can VM 101 be migrated"), not asking someone to do it ("can you …"). */
+export function asksPossibility(tokens: readonly { word: string }[]): boolean {
+  return MODALS.has(tokens[0]?.word ?? "") && tokens[1] !== undefined && !ADDRESSEES.has(tokens[1].word);
 }
 
 /** Whether the query asks about what is: it opens with a question word or "check", or asks whether. */
@@ -201,6 +218,8 @@ function asksAbout(tokens: readonly { word: string }[]): boolean {
 
 /** How much a storage's name counts for the word "storage" ("local-zfs"): less than the word said. */
 const STORAGE_NAME_WEIGHT = 0.6;
+/** How much a host's name counts as the word "node". */
+const HOST_NAME_WEIGHT = 0.6;
 
 /** How much a flag named by the action it turns off counts: it names the setting whole, the occasion around it does not. */
 const NEGATED_FLAG_WEIGHT = 2;
@@ -748,6 +767,16 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     method = "GET";
     methodStated = true;
   }
+  // "can VM 160 be live-migrated to pve3?", "can I take a snapshot of VM 119 on its storage?": a
+  // question whether an action is possible is answered by reading (the API's checks), unless it
+  // asks someone to act ("can you stop VM 100").
+  const possibilityAsked = asksPossibility(tokens);
+  if (possibilityAsked) {
+    method = "GET";
+    methodStated = true;
+    // What it asks for is the API's check of it ("Check if feature … is available").
+    wordConcept("check", 1);
+  }
   // "keep Ceph from rebalancing while I reboot", "stop it from marking OSDs out": an action not
   // wanted names the API's flag that turns it off (norebalance, noout), as if the flag were said;
   // keeping it from happening is setting that flag, whatever the occasion ("… reboot a host and …").
@@ -774,7 +803,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const namesNode = spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || hostByName;
   // "reboot pve2": a host's name names a node, as if the word were said, unless it is.
   const nodeStem = stem("node", index.stems);
-  if (hostByName && !concepts.some((c) => c.terms.get(nodeStem) === 1)) wordConcept("node", STORAGE_NAME_WEIGHT);
+  if (hostByName && !concepts.some((c) => (c.terms.get(nodeStem) ?? 0) >= EQUIVALENT_WEIGHT))
+    wordConcept("node", HOST_NAME_WEIGHT);
   const namesCluster = spoken.some(
     (w, i) =>
       CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center") || (NODE_WORDS.has(w) && everyNode(i)),
@@ -841,7 +871,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     // "when its node boots" inside a request is no question: a question opens with its word.
     question:
       method === "GET" &&
-      ((stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word)) ||
+      (possibilityAsked ||
+        (stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word)) ||
         (firstAsked > 0 && asksWhatIs(firstAsked))),
     namesGuest,
     setting,

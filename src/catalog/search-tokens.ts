@@ -351,6 +351,7 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   if (word === "get" && isParticiple(tokens[i + 1]?.word ?? "")) {
     if (hasSubject(tokens, i) || isPassiveParticiple(tokens, i + 1)) return undefined;
   }
+  if (word === "get" && getsDone(tokens, i)) return undefined;
   if (!method || clauseStart) return method;
   const closes = i === tokens.length - 1 || tokens[i + 1]!.clauseStart;
   if (closes && previous && !STOPWORDS.has(previous) && !METHOD_HINTS[previous]) return undefined;
@@ -371,6 +372,30 @@ function hasSubject(tokens: readonly VerbToken[], i: number): boolean {
   if (STOPWORDS.has(previous) || LEADING_WORDS.has(previous) || /\d/.test(previous)) return false;
   const before = tokens[i - 2]?.word ?? "";
   return !PREPOSITIONS.has(before) && !PLACE_PREPOSITIONS.has(before);
+}
+
+/** Prepositions of motion: "get the ISO onto storage local", "get every guest off pve2". */
+const MOTION = new Set(["onto", "into", "off"]);
+
+/**
+ * Whether "get" at `i` has its object done, moved or made to act: a participle with its particle
+ * ("get every guest on pve2 powered down"), a place it goes ("get my ISO onto storage local",
+ * "get every guest off it") or a verb after "to" ("get the guest to give the blocks back").
+ * The request is that action, not a read.
+ */
+function getsDone(tokens: readonly VerbToken[], i: number): boolean {
+  // "get" is a stop word: the clause's first content word after it is its object's, not a new clause.
+  let object = false;
+  for (let k = i + 1; k < tokens.length && !(object && tokens[k]!.clauseStart); k++) {
+    const { word } = tokens[k]!;
+    if (!STOPWORDS.has(word)) object = true;
+    const next = tokens[k + 1]?.word ?? "";
+    if (MOTION.has(word)) return true;
+    if (isParticiple(word) && PARTICLES.has(next)) return true;
+    // Right after the object: "the fingerprint I need to add a node" is a read with a purpose.
+    if (word === "to" && !STOPWORDS.has(tokens[k - 1]!.word) && isEnglishVerb(next)) return true;
+  }
+  return false;
 }
 
 /** A regular past participle: "created", "stopped"; "speed" and "need" are none. */

@@ -23,7 +23,13 @@ import {
   type Token,
 } from "../../src/catalog/search-tokens.ts";
 import { respelled } from "../../src/catalog/search-terms.ts";
-import { analyzeQuery, introducesNewObject, namesHostByName, pathValues } from "../../src/catalog/search-query.ts";
+import {
+  analyzeQuery,
+  asksPossibility,
+  introducesNewObject,
+  namesHostByName,
+  pathValues,
+} from "../../src/catalog/search-query.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { negatedFlags } from "../../src/catalog/search-index.ts";
 import {
@@ -1227,6 +1233,32 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(withDocs!, query)[0]).toBe(expected);
   });
 
+  // Whether an action can be done is asked of the API's check of it, unless someone is asked to act.
+  test.skipIf(!present).each([
+    ["can VM 412 be live-migrated, or would its local disks block it?", "GET /nodes/{node}/qemu/{vmid}/migrate"],
+    ["can I stop OSD 3 safely right now?", "GET /nodes/{node}/ceph/cmd-safety"],
+    ["can you stop VM 100?", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
+    ["could someone tell me how to stop VM 100", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
+  ])("%s: %s first", (query, expected) => {
+    expect(ranked(withDocs!, query)[0]).toBe(expected);
+  });
+
+  // "get" with its object done, moved or made to act states no read.
+  test.skipIf(!present).each<[string, string | undefined]>([
+    ["get every guest on pve2 powered down", undefined],
+    ["get my ISO file onto storage local", undefined],
+    ["get the guest to give the free blocks back", undefined],
+    // Its phrase says the action itself.
+    ["get every guest off pve2", "POST"],
+    ["get the fingerprint and join information I need to add another node", "GET"],
+    ["get stopped containers on pve1", "GET"],
+    ["get the status of VM 100", "GET"],
+  ])("%s: states %p", (query, method) => {
+    const index = (withDocs as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+    const analysis = analyzeQuery(index, query);
+    expect<string | undefined>(analysis.methodStated ? analysis.method : undefined).toBe(method);
+  });
+
   // The docs define QDevice as "Corosync Quorum Device (QDevice)": the starts of the words run together.
   test.skipIf(!present)("is the external quorum device connected: the QDevice's status first", () => {
     expect(ranked(withDocs!, "is the external quorum device connected")[0]).toBe("GET /cluster/config/qdevice");
@@ -1585,8 +1617,12 @@ describe("what a request keeps from happening", () => {
     // What is not cared about or needed is done without.
     ["stop VM 100 now, I don't care about a clean shutdown", ["clean", "shutdown"], []],
     ["power off container 200, no need for a graceful shutdown", ["graceful", "shutdown"], []],
-    // Not what is needed: "I don't need VM 100 any more" names what goes.
+    // Not what is needed: "I don't need VM 100 any more" names what goes; so does what is given up.
     ["I don't need VM 100 any more, delete it", [], []],
+    ["no need for the test snapshot anymore, remove it", [], []],
+    // The phrase ends at a verb with its object, and goes on after "of".
+    ["I don't care about downtime migrate VM 100 to pve2", ["downtime"], []],
+    ["kill container 227 without a clean shutdown of the guest", ["clean", "shutdown"], []],
     // "from" before a place or a source: nothing is kept from happening.
     ["clone VM 100 from a template", [], []],
     ["migrate everything from node pve1", [], []],
@@ -1797,6 +1833,21 @@ describe("a hyphenated compound that opens a request", () => {
   });
 });
 
+describe("a question whether something can be done", () => {
+  test.each<[string, boolean]>([
+    ["can VM 101 be migrated", true],
+    ["could I snapshot container 200 on this storage", true],
+    ["can we take node pve2 down now", true],
+    ["can you stop VM 100", false],
+    ["can someone tell me how to stop VM 100", false],
+    ["how can I stop VM 100", false],
+    ["stop VM 100 if you can", false],
+    ["can", false],
+  ])("%s: %p", (query, asked) => {
+    expect(asksPossibility(query.split(" ").map((word) => ({ word })))).toBe(asked);
+  });
+});
+
 describe("a host named by its name alone", () => {
   const index = buildSearchIndex([]);
   test.each([
@@ -1811,6 +1862,10 @@ describe("a host named by its name alone", () => {
     ["reboot pve2", true],
     ["pve3 needs new RAM, move its guests away first", true],
     ["reboot vm100", false],
+    // There, only a name that says it is a host's: a guest may be named so too.
+    ["start web01", false],
+    ["web01 is frozen, force it off", false],
+    ["group admins2 members", false],
     // A guest run together with its number, a guest's disk or a network device is no host.
     ["list the snapshots of vm100", false],
     ["the size of scsi0", false],
