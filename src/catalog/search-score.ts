@@ -41,6 +41,8 @@ export interface EndpointFacts {
   doesCausedVerb?: boolean;
   /** It does what the query keeps from happening (a DELETE for "stop anyone from deleting container 310"). */
   doesPrevented?: boolean;
+  /** It undoes what the query's verb does: "unlock" for "lock out the account of eve@pve". */
+  undoesVerb?: boolean;
   /** For an item of a list, or an endpoint below one: the stem of what the list holds ("plugin" for /cluster/acme/plugins/{id}). */
   itemOf?: string | undefined;
   /** It is named by a word of a subordinate clause ("reboot" in "start VM 160 whenever its host reboots"). */
@@ -155,6 +157,8 @@ export const FACTOR = {
   causedAction: 0.7,
   /** What the query keeps from happening: "guard VM 123 against removal" does not remove VM 123. */
   preventedAction: 0.6,
+  /** The reverse of the action asked ("un" and its verb): "lock out eve@pve" unlocks nothing. */
+  reversedAction: 0.6,
   /** What a subordinate clause says: "come back up whenever its host reboots" reboots nothing; "a role that can start VMs" starts none. */
   subordinateAction: 0.7,
   /** Deleting what stays: "remove VM 100 from HA" keeps VM 100, "remove user bob@pve from group admins" keeps bob. */
@@ -219,6 +223,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.missesValue) f *= FACTOR.missesValue;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
+  if (e.undoesVerb) f *= FACTOR.reversedAction;
   if (e.doesSubordinate) f *= FACTOR.subordinateAction;
   // "remove VM 100 from HA", "remove user bob@pve from group admins": VM 100 and bob stay.
   if (e.method === "DELETE" && e.item && e.itemOf !== undefined && q.staying?.has(e.itemOf))

@@ -174,7 +174,9 @@ export const PREPOSITIONS = new Set(
 
 /** A chunk that is a name rather than a word: a number or ID, a path, CamelCase or quoted ("PVEAuditor", "'web'"). */
 function isValue(chunk: string, base: number): boolean {
-  return base < 1 || /\d/.test(chunk) || /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) || /^["'].+["'][.,;:!?]*$/.test(chunk);
+  // An acronym's plural ("IPs", "VMs", "OSDs") is a word, not CamelCase.
+  const camel = /[a-z][A-Z]|[A-Z]{2,}[a-z]/.test(chunk) && !/^[A-Z]{2,}s[.,;:!?]*$/.test(chunk);
+  return base < 1 || /\d/.test(chunk) || camel || /^["'].+["'][.,;:!?]*$/.test(chunk);
 }
 
 /** Words beside a name that make it a program's: "the zfs-zed service", "is rbd-mirror running". */

@@ -312,6 +312,10 @@ export function runSearch(
       .map((t) => new Set(index.postings.get(t)?.ids ?? [])),
   );
   const takesValues = (id: number) => valueIds.every((ids) => ids.has(id));
+  // "lock out the account": the verb's reverse ("un" and the verb, as English makes it) is not asked.
+  const reversed = new Set(
+    analysis.concepts.filter((c) => c.verb).flatMap((c) => [...c.primaries].map((t) => `un${t}`)),
+  );
   const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
     if (scores[id] === 0 && !pinned.includes(id)) continue;
@@ -351,6 +355,7 @@ export function runSearch(
       returnsImage: index.returnsImage[id] === 1,
       doesSubordinate:
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
+      undoesVerb: reversed.size > 0 && units.some((unit) => unit.some((t) => reversed.has(t))),
       doesPrevented:
         analysis.prevented !== undefined &&
         (units.some((unit) => unit.some((t) => analysis.prevented!.has(t))) ||

@@ -171,6 +171,7 @@ describe("scoreFactor", () => {
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],
+    ["the reverse of the action asked", { undoesVerb: true }, {}, FACTOR.reversedAction],
     ["what a subordinate clause says", { doesSubordinate: true }, {}, FACTOR.subordinateAction],
     [
       "deleting a guest the query takes out of something",

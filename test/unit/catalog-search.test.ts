@@ -1259,6 +1259,31 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     expect<string | undefined>(analysis.methodStated ? analysis.method : undefined).toBe(method);
   });
 
+  // The reverse of the verb asked ("un" and the verb) steps back.
+  test.skipIf(!present).each([
+    ["lock out the account of dave@pve but keep it for the audit", "PUT /access/users/{userid}"],
+    ["unlock the TOTP of dave@pve", "PUT /access/users/{userid}/unlock-tfa"],
+  ])("%s: %s first", (query, expected) => {
+    expect(ranked(withDocs!, query)[0]).toBe(expected);
+  });
+
+  // An acronym's plural is a word, not a CamelCase name.
+  test.skipIf(!present).each<[string, boolean]>([
+    ["list the OSDs of the cluster", false],
+    ["which IPs does the container have", false],
+    ["show the VMs", false],
+    ["start PVEAuditor", true],
+    ["show the config of VMs1", true],
+  ])("%s: names a value: %p", (query, named) => {
+    const index = (withDocs as unknown as { index: Parameters<typeof tokenize>[0] }).index;
+    expect(tokenize(index, query).namesValue).toBe(named);
+  });
+  test.skipIf(!present)("api to get the IPs a running container has: its interfaces first", () => {
+    expect(ranked(withDocs!, "api to get the IPs a running container has")[0]).toBe(
+      "GET /nodes/{node}/lxc/{vmid}/interfaces",
+    );
+  });
+
   // The docs define QDevice as "Corosync Quorum Device (QDevice)": the starts of the words run together.
   test.skipIf(!present)("is the external quorum device connected: the QDevice's status first", () => {
     expect(ranked(withDocs!, "is the external quorum device connected")[0]).toBe("GET /cluster/config/qdevice");
