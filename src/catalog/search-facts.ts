@@ -24,18 +24,22 @@ export function identityUnits(
   kinds: readonly (readonly string[])[] = [],
 ): string[][][] {
   const generic = (w: string) => STOPWORDS.has(w) || IDENTITY_GENERIC.has(w) || /^\d+$/.test(w);
+  // A path's word the descriptions use in another form ("repositories": "APT repository information").
+  const describedStems = new Set([...vocabulary.keys()].map((w) => stem(w, stems)));
+  const described = (w: string, inPath: boolean) => vocabulary.has(w) || (inPath && describedStems.has(stem(w, stems)));
   const unitOf = new Map<string, string[] | null>();
-  const unit = (w: string): string[] | null => {
-    let found = unitOf.get(w);
+  const unit = (w: string, inPath: boolean): string[] | null => {
+    const key = `${inPath ? "p" : "n"}${w}`;
+    let found = unitOf.get(key);
     if (found !== undefined) return found;
     const pieces = terms.split(w)?.filter((p) => !generic(p));
     // Jargon of handler names that no description uses ("async") is no one's word for it, and
     // a compound of generic words ("vmlist") is generic.
     found =
-      generic(w) || (pieces ? pieces.length === 0 : !vocabulary.has(w))
+      generic(w) || (pieces ? pieces.length === 0 : !described(w, inPath))
         ? null
         : [stem(w, stems), ...(pieces ?? []).map((p) => stem(p, stems))];
-    unitOf.set(w, found);
+    unitOf.set(key, found);
     return found;
   };
   return lastWords.map((last, id) => {
@@ -52,8 +56,9 @@ export function identityUnits(
     for (const w of [...last, ...nameWords[id]!]) {
       if (seen.has(w)) continue;
       seen.add(w);
-      const u = unit(w);
-      if (u) units.push(lastStems.has(u[0]!) ? [...u, ...kindStems] : u);
+      const u = unit(w, last.includes(w));
+      // One unit per word, whatever its form ("repositories", "repository").
+      if (u && !units.some((other) => other[0] === u[0])) units.push(lastStems.has(u[0]!) ? [...u, ...kindStems] : u);
     }
     return units;
   });

@@ -1284,6 +1284,24 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // A path's word that the descriptions use in another form names its endpoint; one unit per word.
+  test.skipIf(!present)("the identity of the APT repositories and the security groups", () => {
+    const idx = (
+      withDocs as unknown as { index: { endpoints: { method: string; path: string }[]; identity: string[][][] } }
+    ).index;
+    const identity = (method: string, path: string) =>
+      idx.identity[idx.endpoints.findIndex((e) => e.method === method && e.path === path)]!;
+    expect(identity("GET", "/nodes/{node}/apt/repositories")).toEqual([["repositori"]]);
+    expect(identity("POST", "/cluster/firewall/groups")).toEqual([["group"], ["secur"]]);
+    // A handler's word in no description stays out ("precondition" of the migration check).
+    expect(identity("GET", "/nodes/{node}/qemu/{vmid}/migrate")).toEqual([["migrat"]]);
+  });
+  test.skipIf(!present)("are there any pending package updates on node hv4?: the updates first", () => {
+    expect(ranked(withDocs!, "are there any pending package updates on node hv4?")[0]).toBe(
+      "GET /nodes/{node}/apt/update",
+    );
+  });
+
   // The docs define QDevice as "Corosync Quorum Device (QDevice)": the starts of the words run together.
   test.skipIf(!present)("is the external quorum device connected: the QDevice's status first", () => {
     expect(ranked(withDocs!, "is the external quorum device connected")[0]).toBe("GET /cluster/config/qdevice");
@@ -2048,8 +2066,10 @@ const FLOORS: [string, boolean, number, number][] = [
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 77.3, 87.3],
   // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
-  // traded for "added" stemming as "add" (three first places).
-  ["search-fresh28-sealed", true, 77.3, 89.1],
+  // traded for "added" stemming as "add" (three first places); and in the twelfth by one ("a backup
+  // task has been hanging for hours …", seventh now), traded for one identity unit per word (a
+  // first place and three in the top five over the opened sets).
+  ["search-fresh28-sealed", true, 77.3, 88.2],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
   ["search-fresh32-sealed", true, 72.7, 85.5],
