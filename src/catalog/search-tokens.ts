@@ -165,6 +165,13 @@ function nameAfterCollection(index: SearchIndex, before: string | undefined, chu
   return !known(chunk) && !words(chunk).every(known) && !/ly$/.test(chunk);
 }
 
+/** Whether `next` is a word the API names its paths with ("mappings", "rules"), so the word before it modifies it. */
+function beforeNoun(index: SearchIndex, next: string | undefined): boolean {
+  if (next === undefined || /[.,;:!?]$/.test(next)) return false;
+  const word = next.toLowerCase();
+  return !PARTICLES.has(word) && !STOPWORDS.has(word) && index.lastSegmentStems.has(stem(word, index.stems));
+}
+
 /** English prepositions the stop words leave out: none of them is a name ("tasks across the cluster"). */
 export const PREPOSITIONS = new Set(
   "aboard above across after against along amid among around before behind below beneath beside besides between beyond despite down during except inside near off onto opposite out outside past since through throughout till toward towards underneath unlike until up upon versus within without".split(
@@ -218,7 +225,10 @@ export function tokenize(
   const namedByName = new Set<string>();
   const chunks = queryChunks(query);
   const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
-  const names = chunks.map((chunk, k) => nameAfterCollection(index, chunks[k - 1], chunk));
+  // "the USB dongle mappings": a word before the phrase's noun is part of the phrase, no name.
+  const names = chunks.map(
+    (chunk, k) => nameAfterCollection(index, chunks[k - 1], chunk) && !beforeNoun(index, chunks[k + 1]),
+  );
   const baseOf = (chunk: string, k: number) =>
     /^(called|named)$/i.test(chunks[k - 1] ?? "") || names[k] ? NAME_WEIGHT : chunkWeight(chunk);
   chunks.forEach((chunk, k) => {

@@ -1302,6 +1302,19 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // A word before the phrase's noun modifies it: no name ("the USB dongle mappings").
+  test.skipIf(!present).each<[string, boolean]>([
+    ["which USB dongle mappings exist in the datacenter", false],
+    ["show the members of group webteam", true],
+    ["which IPs has the IPAM handed out", true],
+  ])("%s: names a value: %p", (query, named) => {
+    const index = (withDocs as unknown as { index: Parameters<typeof tokenize>[0] }).index;
+    expect(tokenize(index, query).namesValue).toBe(named);
+  });
+  test.skipIf(!present)("which USB dongle mappings exist in the datacenter: the list first", () => {
+    expect(ranked(withDocs!, "which USB dongle mappings exist in the datacenter")[0]).toBe("GET /cluster/mapping/usb");
+  });
+
   // The docs define QDevice as "Corosync Quorum Device (QDevice)": the starts of the words run together.
   test.skipIf(!present)("is the external quorum device connected: the QDevice's status first", () => {
     expect(ranked(withDocs!, "is the external quorum device connected")[0]).toBe("GET /cluster/config/qdevice");
