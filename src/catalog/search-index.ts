@@ -111,6 +111,8 @@ export interface SearchIndex {
   itemOfCollection: Uint8Array;
   /** 1 for directory indexes that only list child paths. */
   navigation: Uint8Array;
+  /** For a directory index, the GETs of the paths it lists. */
+  listedBy: number[][];
   /** 1 for websocket upgrades. */
   websocket: Uint8Array;
   /** Endpoints that are one answer in two variants (the VM and the container one) share a number. */
@@ -335,6 +337,13 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     /\}$/.test(e.path) && (e.returns as { type?: unknown } | undefined)?.type !== "array" ? 1 : 0,
   );
   const navigation = Uint8Array.from(endpoints, (e) => (isNavigation(e) ? 1 : 0));
+  const byPath = new Map<string, number[]>();
+  endpoints.forEach((e, id) => {
+    if (e.method !== "GET") return;
+    const parent = e.path.slice(0, e.path.lastIndexOf("/"));
+    byPath.set(parent, [...(byPath.get(parent) ?? []), id]);
+  });
+  const listedBy = endpoints.map((e, id) => (navigation[id] ? (byPath.get(e.path) ?? []) : []));
   const websocket = Uint8Array.from(endpoints, (e) => (/websocket/i.test(e.path) ? 1 : 0));
   const familyOf = new Map<string, number>();
   const families = Int32Array.from(endpoints, (e) => {
@@ -404,6 +413,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     oneGuest,
     itemOfCollection,
     navigation,
+    listedBy,
     websocket,
     families,
     identity,

@@ -39,6 +39,8 @@ export interface EndpointFacts {
   missesValue?: boolean;
   /** It is named by the verb a causative introduces ("start" in "make VM 118 start when the host boots"). */
   doesCausedVerb?: boolean;
+  /** A directory index of which a path it lists covers more of the query. */
+  listsBetter?: boolean;
   /** It does what the query keeps from happening (a DELETE for "stop anyone from deleting container 310"). */
   doesPrevented?: boolean;
   /** It undoes what the query's verb does: "unlock" for "lock out the account of eve@pve". */
@@ -175,6 +177,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (q.method && e.method === q.method) f *= q.methodStated ? FACTOR.statedMethod : FACTOR.assumedMethod;
   else if (q.methodStated && WRITES.has(q.method!) && WRITES.has(e.method)) f *= FACTOR.otherWrite;
   if (e.navigation) f *= FACTOR.navigation;
+  // "which IP addresses does the guest agent report": the agent's command, not its index.
+  if (e.listsBetter) f *= FACTOR.navigation;
   // "back up VM 100 now": vzdump is a backup, the backup job (create_job) is also a job.
   f *= 1 - FACTOR.identityMiss * e.identityMiss;
   // A websocket upgrade cannot be used through these tools; the proxy ticket endpoints can.

@@ -355,6 +355,7 @@ export function runSearch(
       returnsImage: index.returnsImage[id] === 1,
       doesSubordinate:
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
+      listsBetter: index.listedBy[id]!.some((child) => matched[child]! > matched[id]!),
       undoesVerb: reversed.size > 0 && units.some((unit) => unit.some((t) => reversed.has(t))),
       doesPrevented:
         analysis.prevented !== undefined &&

@@ -172,6 +172,7 @@ describe("scoreFactor", () => {
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],
     ["the reverse of the action asked", { undoesVerb: true }, {}, FACTOR.reversedAction],
+    ["a directory index that lists a better answer", { listsBetter: true }, {}, FACTOR.navigation],
     ["what a subordinate clause says", { doesSubordinate: true }, {}, FACTOR.subordinateAction],
     [
       "deleting a guest the query takes out of something",

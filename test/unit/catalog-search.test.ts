@@ -1315,6 +1315,16 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(withDocs!, "which USB dongle mappings exist in the datacenter")[0]).toBe("GET /cluster/mapping/usb");
   });
 
+  // A directory index steps back behind a path it lists that covers more of the query.
+  test.skipIf(!present)("which IP addresses does VM 412 have? ask the guest agent: its command first", () => {
+    expect(ranked(withDocs!, "which IP addresses does VM 412 have? ask the guest agent")[0]).toBe(
+      "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
+    );
+  });
+  test.skipIf(!present)("list the guest agent commands of VM 412: still the index first", () => {
+    expect(ranked(withDocs!, "list the guest agent commands of VM 412")[0]).toBe("GET /nodes/{node}/qemu/{vmid}/agent");
+  });
+
   // The docs define QDevice as "Corosync Quorum Device (QDevice)": the starts of the words run together.
   test.skipIf(!present)("is the external quorum device connected: the QDevice's status first", () => {
     expect(ranked(withDocs!, "is the external quorum device connected")[0]).toBe("GET /cluster/config/qdevice");
