@@ -146,8 +146,16 @@ const INDIFFERENT: ReadonlyMap<string, string> = new Map([
   ["care", "about"],
   ["need", "for"],
 ]);
-/** Words after which what is not needed is given up, to be removed: "no need for the snapshot anymore, remove it". */
-const GIVEN_UP = new Set(["anymore", "longer", "it", "them"]);
+/** Words after which what is not needed is given up: "no need for the snapshot anymore". */
+const GIVEN_UP = new Set(["anymore", "longer"]);
+const PRONOUNS = new Set(["it", "them"]);
+
+/** Whether what follows gives up what was not needed: "… anymore", "… any longer", "remove it". */
+function givenUp(later: readonly Token[]): boolean {
+  return later.some(
+    (t, k) => GIVEN_UP.has(t.word) || (METHOD_HINTS[t.word] === "DELETE" && PRONOUNS.has(later[k + 1]?.word ?? "")),
+  );
+}
 
 /** Words that may stand between "from" and the action kept from happening ("from ever being pruned"). */
 const BEFORE_ACTION = new Set(["ever", "being", "getting", "accidentally", "accidental", "unintentionally", "again"]);
@@ -167,7 +175,7 @@ export function markPrevented(tokens: Token[]): void {
       NEGATIONS.has(t.word) &&
       tokens[k + 2] !== undefined &&
       INDIFFERENT.get(tokens[k + 1]!.word) === tokens[k + 2]!.word &&
-      !tokens.slice(k + 3).some((later) => GIVEN_UP.has(later.word))
+      !givenUp(tokens.slice(k + 3))
     )
       return markWithout(tokens, k + 2);
     if (t.word !== "against" && t.word !== "from" && t.word !== "never") return;
@@ -206,14 +214,21 @@ function markWithout(tokens: Token[], at: number): void {
   for (let k = j + 1; k < Math.min(tokens.length, j + 4); k++) {
     const next = tokens[k]!;
     if (next.literal || next.clauseStart || STOPWORDS.has(next.word)) break;
-    const after = tokens[k + 1]?.word;
-    if ((METHOD_HINTS[next.word] || isEnglishVerb(next.word)) && after !== undefined && !NOUN_GOES_ON.has(after)) break;
+    // A verb, not a noun that names an action ("shutdown"), with its object after it.
+    const after = tokens[k + 1];
+    const object =
+      after !== undefined &&
+      !after.clauseStart &&
+      (after.literal ||
+        /\d/.test(after.word) ||
+        DETERMINERS.has(after.word) ||
+        GUEST_WORDS.has(after.word) ||
+        QEMU_WORDS.has(after.word) ||
+        LXC_WORDS.has(after.word));
+    if (isEnglishVerb(next.word) && object) break;
     tokens[k] = { ...next, prevented: "without" };
   }
 }
-
-/** Prepositions after which a noun phrase goes on ("a clean shutdown of the guest"). */
-const NOUN_GOES_ON = new Set(["of", "for", "in", "on", "at", "by", "with", "from"]);
 
 /** How much a light verb counts: the action is its object's. */
 const LIGHT_VERB_WEIGHT = 0.2;

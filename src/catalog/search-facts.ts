@@ -24,9 +24,12 @@ export function identityUnits(
   kinds: readonly (readonly string[])[] = [],
 ): string[][][] {
   const generic = (w: string) => STOPWORDS.has(w) || IDENTITY_GENERIC.has(w) || /^\d+$/.test(w);
-  // A path's word the descriptions use in another form ("repositories": "APT repository information").
-  const describedStems = new Set([...vocabulary.keys()].map((w) => stem(w, stems)));
-  const described = (w: string, inPath: boolean) => vocabulary.has(w) || (inPath && describedStems.has(stem(w, stems)));
+  // A path's plural whose singular the descriptions use ("repositories": "APT repository information").
+  const singular = (w: string) => (w.endsWith("ies") ? `${w.slice(0, -3)}y` : w.replace(/e?s$/, ""));
+  const describedSingular = (w: string) =>
+    [singular(w), w.slice(0, -1)].some((one) => one.length >= 3 && !STOPWORDS.has(one) && vocabulary.has(one));
+  const described = (w: string, inPath: boolean) =>
+    vocabulary.has(w) || (inPath && /s$/.test(w) && describedSingular(w));
   const unitOf = new Map<string, string[] | null>();
   const unit = (w: string, inPath: boolean): string[] | null => {
     const key = `${inPath ? "p" : "n"}${w}`;

@@ -113,6 +113,11 @@ export interface SearchIndex {
   navigation: Uint8Array;
   /** For a directory index, the GETs of the paths it lists. */
   listedBy: number[][];
+  /**
+   * Stems of the actions the API can check before they are done: what its checks name ("Check
+   * if feature … is available": snapshot, clone, copy; "Get preconditions for migration").
+   */
+  checkedActions: Set<string>;
   /** 1 for websocket upgrades. */
   websocket: Uint8Array;
   /** Endpoints that are one answer in two variants (the VM and the container one) share a number. */
@@ -414,6 +419,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     itemOfCollection,
     navigation,
     listedBy,
+    checkedActions: checkedActions(endpoints, identity, stems),
     websocket,
     families,
     identity,
@@ -463,6 +469,24 @@ function addSiblingTerms(
       for (const t of extra) postings.add(t, id, FIELD.sibling, !twins.has(members));
     }
   }
+}
+
+/** A read that checks whether an action can be done: "Check if …", "Get preconditions for …". */
+const CHECK = /\bcheck if\b|\bpreconditions?\b/i;
+
+function checkedActions(
+  endpoints: readonly Endpoint[],
+  identity: readonly string[][][],
+  stems: Map<string, string>,
+): Set<string> {
+  const out = new Set<string>();
+  endpoints.forEach((e, id) => {
+    if (e.method !== "GET" || !CHECK.test(e.description)) return;
+    for (const unit of identity[id]!) out.add(unit[0]!);
+    for (const p of Object.values(e.parameters))
+      for (const value of p.enum ?? []) if (typeof value === "string") out.add(stem(value.toLowerCase(), stems));
+  });
+  return out;
 }
 
 /**

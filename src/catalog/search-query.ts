@@ -175,7 +175,8 @@ export interface QueryAnalysis extends QueryFacts {
 /**
  * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
  * a number after "on", "from", "at" or "of", that the API does not know, is a host's; so is one
- * that opens the request or follows its first word ("pve2 needs new RAM, …", "reboot pve4").
+ * named like a host (HOST_NAMES) that opens the request or follows its first word ("pve2 needs
+ * new RAM, …", "reboot pve4"; "start web01" may be a guest's).
  * Not one named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
  */
 export function namesHostByName(query: string, index: SearchIndex): boolean {
@@ -196,17 +197,35 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
   );
 }
 
-/** Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1", "proxmox4"). */
-const HOST_NAMES = /^(?:pve|proxmox|prox|px|pmx|node|host|hv|hyp|hypervisor)(?:-?[a-z]+)?-?\d+$/;
+/** Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1", "srv-pve-01"). */
+const HOST_NAMES =
+  /^(?:[a-z]+-)*(?:pve|proxmox|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)(?:-?[a-z]+)*-?\d+$/;
 
 /** Modal verbs that open a question of whether something is possible. */
 const MODALS = new Set(["can", "could"]);
 /** Who is asked to act after a modal ("can you …", "could someone tell me how …"). */
-const ADDRESSEES = new Set(["you", "someone", "somebody", "anyone", "anybody"]);
+const ADDRESSEES = new Set(["you", "u", "someone", "somebody", "anyone", "anybody"]);
 
-/** Whether the query opens asking whether something can be done ("can VM 101 be migrated"), not asking someone to do it ("can you …"). */
+/** Words that ask whether an action is possible or safe, not for the action ("… safely", "given its storage"). */
+const POSSIBILITY_CUES = new Set(["safe", "safely", "possible", "allowed", "given"]);
+
+/**
+ * Whether the query opens asking whether something can be done, in the passive ("can VM 101 be
+ * migrated"), with a word of possibility ("can I stop OSD 3 safely", "can I snapshot VM 119
+ * given its storage") or with what the action must not bring about ("can I stop OSD 7 without
+ * making placement groups unavailable"). "can I add a disk to VM 100" asks for the action, politely; so does one
+ * that asks someone ("can you …"), and "can't start VM 100" tells a failure.
+ */
 export function asksPossibility(tokens: readonly { word: string }[]): boolean {
-  return MODALS.has(tokens[0]?.word ?? "") && tokens[1] !== undefined && !ADDRESSEES.has(tokens[1].word);
+  const second = tokens[1]?.word;
+  if (!MODALS.has(tokens[0]?.word ?? "") || second === undefined) return false;
+  if (ADDRESSEES.has(second) || second === "t" || second === "not") return false;
+  // "be migrated", "be live-migrated": a participle right after "be", or one word after it.
+  const participle = (k: number) => /[a-z]ed$/.test(tokens[k]?.word ?? "");
+  const passive = tokens.some((t, k) => t.word === "be" && (participle(k + 1) || participle(k + 2)));
+  // "… without making placement groups unavailable": what the action must not bring about.
+  const harmless = tokens.some((t, k) => t.word === "without" && /[a-z]ing$/.test(tokens[k + 1]?.word ?? ""));
+  return passive || harmless || tokens.some((t) => POSSIBILITY_CUES.has(t.word));
 }
 
 /** Whether the query asks about what is: it opens with a question word or "check", or asks whether. */
@@ -727,7 +746,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     const concept = wordConcept(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
     for (const [term, w] of concept.terms) {
-      if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.subordinate ? subordinates : mainTerms).add(term);
+      if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.subordinate || tokens[i]!.purpose ? subordinates : mainTerms).add(term);
     }
     if (tokens[i]!.prevented) {
       for (const [term, w] of concept.terms) if (w >= EQUIVALENT_WEIGHT) prevented.add(term);
@@ -767,10 +786,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     method = "GET";
     methodStated = true;
   }
-  // "can VM 160 be live-migrated to pve3?", "can I take a snapshot of VM 119 on its storage?": a
-  // question whether an action is possible is answered by reading (the API's checks), unless it
-  // asks someone to act ("can you stop VM 100").
-  const possibilityAsked = asksPossibility(tokens);
+  // "can VM 160 be live-migrated to pve3?", "can I take a snapshot of VM 119 given its storage?":
+  // a question whether an action is possible is answered by reading, when the API can check that
+  // action (migrations, snapshots and clones, stopping a Ceph service); "can pve2 be removed from
+  // the cluster" asks for the removal.
+  const possibilityAsked =
+    asksPossibility(tokens) && concepts.some((c) => [...c.primaries].some((t) => index.checkedActions.has(t)));
   if (possibilityAsked) {
     method = "GET";
     methodStated = true;

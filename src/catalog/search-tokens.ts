@@ -141,6 +141,8 @@ export interface Token {
   aside?: boolean;
   /** What the request keeps from happening ("kept": "deleting" in "stop anyone from deleting container 310"), or does without ("without": "applying" in "show the SDN changes without applying them"). */
   prevented?: "kept" | "without";
+  /** Part of a clause of purpose ("so it gets restarted elsewhere"): what the request is for, not what it does. */
+  purpose?: boolean;
   /** Part of a subordinate clause: when the request applies ("whenever its host reboots") or what its noun is ("a role that can only start VMs"). */
   subordinate?: boolean;
 }
@@ -217,6 +219,7 @@ export function tokenize(
   let newClause = true;
   let afterFrom = false;
   let aside = false;
+  let purpose = false;
   // Where the clause being read starts, in tokens.
   let clauseAt = 0;
   let namesValue = false;
@@ -284,6 +287,7 @@ export function tokenize(
         literal: base < 1,
         ...(hyphenated && !verb ? { inName: true } : {}),
         ...(aside ? { aside: true } : {}),
+        ...(purpose ? { purpose: true } : {}),
       });
       if (content && (!verbAtEnd || verb)) newClause = false;
     });
@@ -296,12 +300,17 @@ export function tokenize(
     if (/[:;,.!?]$/.test(chunk)) {
       newClause = true;
       clauseAt = tokens.length;
+      // A purpose runs to its clause's end ("so the snapshot is consistent, and thawed afterwards").
+      purpose = false;
     }
     if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
     // "... rather than an ACPI button press", "... so I can restore one file", "don't wait for
     // the guest OS to shut down": a contrast, a purpose or a negation is said aside. So is what
     // comes along ("including its disks", "together with its volumes", "as well as its RAM").
     if (/^(rather|instead|so|because|not|don't|dont)$/i.test(chunk) || accompanies(chunks, k)) aside = true;
+    // "put VM 100 under HA so it gets restarted elsewhere": "so" right after the request opens
+    // what it is for; after a comma, what follows from the clause before ("…, so update it").
+    if (/^so$/i.test(chunk) && k > 0 && !/[.,;:!?-]$/.test(chunks[k - 1]!)) purpose = true;
   });
   return { tokens, namesValue, named, namedByName, namesStorage };
 }
@@ -386,26 +395,30 @@ function hasSubject(tokens: readonly VerbToken[], i: number): boolean {
   return !PREPOSITIONS.has(before) && !PLACE_PREPOSITIONS.has(before);
 }
 
-/** Prepositions of motion: "get the ISO onto storage local", "get every guest off pve2". */
-const MOTION = new Set(["onto", "into", "off"]);
-
 /**
  * Whether "get" at `i` has its object done, moved or made to act: a participle with its particle
- * ("get every guest on pve2 powered down"), a place it goes ("get my ISO onto storage local",
- * "get every guest off it") or a verb after "to" ("get the guest to give the blocks back").
- * The request is that action, not a read.
+ * ending its phrase ("get every guest on pve2 powered down gracefully") or with where it goes
+ * ("get the stats pushed into influxdb"), a place it goes onto
+ * ("get my ISO onto storage local") or, for what can act (a guest, a host, one by its number),
+ * a verb after "to" ("get the guest to give the blocks back"). The request is that action, not a
+ * read; "get the VMs stopped on pve1", "get the config of VM 100 into a file" and "get the join
+ * information to add a node" read.
  */
 function getsDone(tokens: readonly VerbToken[], i: number): boolean {
   // "get" is a stop word: the clause's first content word after it is its object's, not a new clause.
-  let object = false;
-  for (let k = i + 1; k < tokens.length && !(object && tokens[k]!.clauseStart); k++) {
+  let head: string | undefined;
+  for (let k = i + 1; k < tokens.length && !(head !== undefined && tokens[k]!.clauseStart); k++) {
     const { word } = tokens[k]!;
-    if (!STOPWORDS.has(word)) object = true;
-    const next = tokens[k + 1]?.word ?? "";
-    if (MOTION.has(word)) return true;
-    if (isParticiple(word) && PARTICLES.has(next)) return true;
-    // Right after the object: "the fingerprint I need to add a node" is a read with a purpose.
-    if (word === "to" && !STOPWORDS.has(tokens[k - 1]!.word) && isEnglishVerb(next)) return true;
+    if (head === undefined && !STOPWORDS.has(word)) head = word;
+    const next = tokens[k + 1];
+    if (word === "onto") return true;
+    // The particle ends the phrase: "on pve1" after "stopped" is a place.
+    const ends = (t: VerbToken | undefined) => !t || t.clauseStart || /ly$/.test(t.word) || STOPWORDS.has(t.word);
+    if (isParticiple(word) && PARTICLES.has(next?.word ?? "") && ends(tokens[k + 2])) return true;
+    // "get proxmox stats pushed into our influxdb": moved where it goes.
+    if (isParticiple(word) && (next?.word === "into" || next?.word === "onto")) return true;
+    const acts = head !== undefined && (GUEST_WORDS.has(head) || NODE_WORDS.has(head) || /\d/.test(head));
+    if (word === "to" && acts && isEnglishVerb(next?.word ?? "")) return true;
   }
   return false;
 }
