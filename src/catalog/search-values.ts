@@ -254,8 +254,12 @@ const VOLUME_NAMES = [
 
 /**
  * The formats that take a single address: pve-common's ip, ipv4, ipv6, address, ip-list and
- * address-list (PVE::JSONSchema), IPorCIDR, and pve-firewall's IPorCIDRorAlias and
- * pve-fw-addr-spec (an address, a range, a network or an alias: PVE::Firewall::parse_address_list).
+ * address-list (PVE::JSONSchema), IPorCIDR, pve-firewall's IPorCIDRorAlias and
+ * pve-fw-addr-spec (an address, a range, a network or an alias: PVE::Firewall::parse_address_list),
+ * and pve-container's lxc-ip-with-ll-iface (an IP, a link-local one with its interface:
+ * PVE::LXC::Config::verify_ip_with_ll_iface), alone or in a list. A storage's server
+ * (pve-storage-server) takes a name as often as an address and is left out: "point node pve1 at
+ * 1.1.1.1 for name resolution" would ask for a storage.
  */
 const IP_FORMATS: ReadonlySet<string> = new Set([
   "ip",
@@ -267,6 +271,8 @@ const IP_FORMATS: ReadonlySet<string> = new Set([
   "IPorCIDR",
   "IPorCIDRorAlias",
   "pve-fw-addr-spec",
+  "lxc-ip-with-ll-iface",
+  "lxc-ip-with-ll-iface-list",
 ]);
 
 /** The kinds of value a parameter takes, by its format, pattern, name or description. */

@@ -1353,6 +1353,13 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // A container's DNS server takes an address (PVE::LXC::Config::verify_ip_with_ll_iface).
+  test.skipIf(!present)("point container 240 at 9.9.9.9 for name resolution: its config first", () => {
+    expect(ranked(withDocs!, "point container 240 at 9.9.9.9 for name resolution")[0]).toBe(
+      "PUT /nodes/{node}/lxc/{vmid}/config",
+    );
+  });
+
   // The docs define QDevice as "Corosync Quorum Device (QDevice)": the starts of the words run together.
   test.skipIf(!present)("is the external quorum device connected: the QDevice's status first", () => {
     expect(ranked(withDocs!, "is the external quorum device connected")[0]).toBe("GET /cluster/config/qdevice");

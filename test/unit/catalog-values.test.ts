@@ -298,6 +298,10 @@ describe("endpointValueKinds", () => {
     ["pve-fw-addr-spec", ["cidr", "ip"]],
     ["ip", ["ip"]],
     ["address-list", ["ip"]],
+    // A storage's server: as often a name as an address, no IP of its own.
+    ["pve-storage-server", []],
+    // A container's DNS server (PVE::LXC::Config::verify_ip_with_ll_iface).
+    ["lxc-ip-with-ll-iface-list", ["ip"]],
     // A network only.
     ["CIDRv4", ["cidr"]],
     // A list of guests.
