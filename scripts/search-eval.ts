@@ -61,6 +61,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh28-sealed.json`,
       `${fixtures}/search-fresh32-sealed.json`,
       `${fixtures}/search-fresh38-sealed.json`,
+      `${fixtures}/search-fresh39-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

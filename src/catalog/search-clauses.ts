@@ -148,12 +148,17 @@ const INDIFFERENT: ReadonlyMap<string, string> = new Map([
 ]);
 /** Words after which what is not needed is given up: "no need for the snapshot anymore". */
 const GIVEN_UP = new Set(["anymore", "longer"]);
-const PRONOUNS = new Set(["it", "them"]);
+/** Pronouns that stand for an object: "reset it", "stop them", "kill everything". */
+const OBJECT_PRONOUNS = new Set(["it", "them", "this", "that", "everything", "all"]);
 
-/** Whether what follows gives up what was not needed: "… anymore", "… any longer", "remove it". */
+/** Whether what follows gives up what was not needed: "… anymore", "… any longer", "remove it", "get rid of it". */
 function givenUp(later: readonly Token[]): boolean {
+  const deletes = (t: Token | undefined) => t !== undefined && (METHOD_HINTS[t.word] === "DELETE" || t.word === "rid");
   return later.some(
-    (t, k) => GIVEN_UP.has(t.word) || (METHOD_HINTS[t.word] === "DELETE" && PRONOUNS.has(later[k + 1]?.word ?? "")),
+    (t, k) =>
+      GIVEN_UP.has(t.word) ||
+      (OBJECT_PRONOUNS.has(t.word) &&
+        (deletes(later[k - 1]) || (later[k - 1]?.word === "of" && deletes(later[k - 2])))),
   );
 }
 
@@ -222,6 +227,7 @@ function markWithout(tokens: Token[], at: number): void {
       (after.literal ||
         /\d/.test(after.word) ||
         DETERMINERS.has(after.word) ||
+        OBJECT_PRONOUNS.has(after.word) ||
         GUEST_WORDS.has(after.word) ||
         QEMU_WORDS.has(after.word) ||
         LXC_WORDS.has(after.word));

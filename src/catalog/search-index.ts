@@ -85,6 +85,8 @@ export interface SearchIndex {
   creates: (string | undefined)[];
   /** Every stem some collection is named by. */
   collectionStems: Set<string>;
+  /** Per collection's stem, the stems of the path words above it ("usb": "mapping" of /cluster/mapping/usb). */
+  collectionParents: Map<string, Set<string>>;
   /** The kinds of storage, as POST /storage's `type` names them ("zfspool", "lvmthin", "nfs", "pbs"). */
   storageTypes: Set<string>;
   /** For an item of such a list (its path and a placeholder): the stem of what the list holds. */
@@ -114,10 +116,12 @@ export interface SearchIndex {
   /** For a directory index, the GETs of the paths it lists. */
   listedBy: number[][];
   /**
-   * Stems of the actions the API can check before they are done: what its checks name ("Check
-   * if feature … is available": snapshot, clone, copy; "Get preconditions for migration").
+   * What the API can check before it is done: each check's actions, and the objects it checks
+   * them for when it names some ("Check if feature … is available": snapshot, clone, copy; "Get
+   * preconditions for migration": migrate; "Heuristical check if it is safe to perform an action":
+   * stop, destroy of an OSD, monitor or MDS).
    */
-  checkedActions: Set<string>;
+  checks: Check[];
   /** 1 for websocket upgrades. */
   websocket: Uint8Array;
   /** Endpoints that are one answer in two variants (the VM and the container one) share a number. */
@@ -403,6 +407,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     collectionOf,
     creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
     collectionStems: new Set(listed.values()),
+    collectionParents: collectionParents(listed, stems),
     storageTypes: storageTypes(endpoints),
     itemOf: endpoints.map((e) => ofItem(e.path, listed)),
     vocabulary,
@@ -419,7 +424,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     itemOfCollection,
     navigation,
     listedBy,
-    checkedActions: checkedActions(endpoints, identity, stems),
+    checks: checksOf(endpoints, identity, stems),
     websocket,
     families,
     identity,
@@ -474,19 +479,48 @@ function addSiblingTerms(
 /** A read that checks whether an action can be done: "Check if …", "Get preconditions for …". */
 const CHECK = /\bcheck if\b|\bpreconditions?\b/i;
 
-function checkedActions(
+function collectionParents(listed: ReadonlyMap<string, string>, stems: Map<string, string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [path, collection] of listed) {
+    const above = path
+      .split("/")
+      .slice(0, -1)
+      .filter((s) => s && !s.startsWith("{"));
+    const set = out.get(collection) ?? new Set<string>();
+    for (const segment of above) for (const w of identifierWords(segment)) set.add(stem(w, stems));
+    out.set(collection, set);
+  }
+  return out;
+}
+
+/** An action the API can check before it is done, and the objects it checks it for (none: any). */
+export interface Check {
+  actions: Set<string>;
+  objects: Set<string>;
+}
+
+/** Parameters of a check that say which action it checks ("action" of cmd-safety, "feature" of a guest's feature check). */
+const CHECKED_ACTION = /^(?:action|feature)$/;
+
+function checksOf(
   endpoints: readonly Endpoint[],
   identity: readonly string[][][],
   stems: Map<string, string>,
-): Set<string> {
-  const out = new Set<string>();
+): Check[] {
+  const checks: Check[] = [];
   endpoints.forEach((e, id) => {
     if (e.method !== "GET" || !CHECK.test(e.description)) return;
-    for (const unit of identity[id]!) out.add(unit[0]!);
-    for (const p of Object.values(e.parameters))
-      for (const value of p.enum ?? []) if (typeof value === "string") out.add(stem(value.toLowerCase(), stems));
+    const actions = new Set<string>();
+    const objects = new Set<string>();
+    for (const [name, p] of Object.entries(e.parameters))
+      for (const value of p.enum ?? [])
+        if (typeof value === "string")
+          (CHECKED_ACTION.test(name) ? actions : objects).add(stem(value.toLowerCase(), stems));
+    // Without a parameter naming the action, the endpoint's own name does ("migrate").
+    if (actions.size === 0) for (const unit of identity[id]!) actions.add(unit[0]!);
+    checks.push({ actions, objects });
   });
-  return out;
+  return checks;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { stem } from "./stem.ts";
 import { METHOD_HINTS } from "./synonyms.ts";
 import { STOPWORDS } from "./text.ts";
-import { sameAction, type SearchIndex } from "./search-index.ts";
+import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import {
@@ -197,9 +197,13 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
   );
 }
 
-/** Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1", "srv-pve-01"). */
+/**
+ * Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1"); Proxmox's
+ * may follow another part ("srv-pve-01"), a word for a host may not ("web-server-01" is a guest's).
+ * Each part after the first begins with its hyphen, so matching never backtracks far.
+ */
 const HOST_NAMES =
-  /^(?:[a-z]+-)*(?:pve|proxmox|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)(?:-?[a-z]+)*-?\d+$/;
+  /^(?:(?:[a-z]+-)?(?:pve|proxmox)|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)(?:-[a-z]+)*-?\d+$/;
 
 /** Modal verbs that open a question of whether something is possible. */
 const MODALS = new Set(["can", "could"]);
@@ -226,6 +230,35 @@ export function asksPossibility(tokens: readonly { word: string }[]): boolean {
   // "… without making placement groups unavailable": what the action must not bring about.
   const harmless = tokens.some((t, k) => t.word === "without" && /[a-z]ing$/.test(tokens[k + 1]?.word ?? ""));
   return passive || harmless || tokens.some((t) => POSSIBILITY_CUES.has(t.word));
+}
+
+/**
+ * Whether the action asked about is one the API checks, for an object it checks it for: the
+ * request's verb, or the participle after "be" ("can VM 300 be snapshotted"), is one of a
+ * check's actions, and its objects, if it has any, are named ("stop" of an OSD, not of VM 100).
+ */
+function checksAction(
+  checks: readonly Check[],
+  concepts: readonly Concept[],
+  tokens: readonly { word: string }[],
+  stems: Map<string, string>,
+): boolean {
+  // In the passive the participle is the action ("be started from the clone" starts); else the verb.
+  const be = tokens.findIndex((t) => t.word === "be");
+  const participles = be < 0 ? [] : tokens.slice(be + 1, be + 3).filter((t) => /[a-z]ed$/.test(t.word));
+  const asked = new Set(
+    participles.length > 0
+      ? participles.map((t) => stem(t.word, stems))
+      : concepts.filter((c) => c.verb).flatMap((c) => [...c.primaries]),
+  );
+  const named = new Set(
+    concepts.flatMap((c) => [...c.terms].filter(([, w]) => w >= EQUIVALENT_WEIGHT).map(([t]) => t)),
+  );
+  return checks.some(
+    (check) =>
+      [...check.actions].some((a) => asked.has(a)) &&
+      (check.objects.size === 0 || [...check.objects].some((o) => named.has(o))),
+  );
 }
 
 /** Whether the query asks about what is: it opens with a question word or "check", or asks whether. */
@@ -790,8 +823,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // a question whether an action is possible is answered by reading, when the API can check that
   // action (migrations, snapshots and clones, stopping a Ceph service); "can pve2 be removed from
   // the cluster" asks for the removal.
-  const possibilityAsked =
-    asksPossibility(tokens) && concepts.some((c) => [...c.primaries].some((t) => index.checkedActions.has(t)));
+  const possibilityAsked = asksPossibility(tokens) && checksAction(index.checks, concepts, tokens, index.stems);
   if (possibilityAsked) {
     method = "GET";
     methodStated = true;

@@ -167,11 +167,20 @@ function nameAfterCollection(index: SearchIndex, before: string | undefined, chu
   return !known(chunk) && !words(chunk).every(known) && !/ly$/.test(chunk);
 }
 
-/** Whether `next` is a word the API names its paths with ("mappings", "rules"), so the word before it modifies it. */
-function beforeNoun(index: SearchIndex, next: string | undefined): boolean {
-  if (next === undefined || /[.,;:!?]$/.test(next)) return false;
-  const word = next.toLowerCase();
-  return !PARTICLES.has(word) && !STOPWORDS.has(word) && index.lastSegmentStems.has(stem(word, index.stems));
+/**
+ * Whether the word after a collection's noun modifies the noun after it, which the API files
+ * that collection under ("the USB dongle mappings": /cluster/mapping/usb), rather than naming one
+ * of its items ("security group webservers rules", "user alice tfa": what the item has).
+ */
+function beforeNoun(
+  index: SearchIndex,
+  collection: string | undefined,
+  chunk: string,
+  next: string | undefined,
+): boolean {
+  if (collection === undefined || next === undefined || /[.,;:!?]$/.test(chunk)) return false;
+  const parents = index.collectionParents.get(stem(collection.toLowerCase(), index.stems));
+  return parents?.has(stem(next.toLowerCase().replace(/[.,;:!?]+$/, ""), index.stems)) ?? false;
 }
 
 /** English prepositions the stop words leave out: none of them is a name ("tasks across the cluster"). */
@@ -230,7 +239,8 @@ export function tokenize(
   const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
   // "the USB dongle mappings": a word before the phrase's noun is part of the phrase, no name.
   const names = chunks.map(
-    (chunk, k) => nameAfterCollection(index, chunks[k - 1], chunk) && !beforeNoun(index, chunks[k + 1]),
+    (chunk, k) =>
+      nameAfterCollection(index, chunks[k - 1], chunk) && !beforeNoun(index, chunks[k - 1], chunk, chunks[k + 1]),
   );
   const baseOf = (chunk: string, k: number) =>
     /^(called|named)$/i.test(chunks[k - 1] ?? "") || names[k] ? NAME_WEIGHT : chunkWeight(chunk);
@@ -310,7 +320,16 @@ export function tokenize(
     if (/^(rather|instead|so|because|not|don't|dont)$/i.test(chunk) || accompanies(chunks, k)) aside = true;
     // "put VM 100 under HA so it gets restarted elsewhere": "so" right after the request opens
     // what it is for; after a comma, what follows from the clause before ("…, so update it").
-    if (/^so$/i.test(chunk) && k > 0 && !/[.,;:!?-]$/.test(chunks[k - 1]!)) purpose = true;
+    // An order after it ("container 200 hangs so stop it") follows from the clause before.
+    const then = (chunks[k + 1] ?? "").toLowerCase();
+    if (
+      /^so$/i.test(chunk) &&
+      k > 0 &&
+      !/[.,;:!?-]$/.test(chunks[k - 1]!) &&
+      !METHOD_HINTS[then] &&
+      !isEnglishVerb(then)
+    )
+      purpose = true;
   });
   return { tokens, namesValue, named, namedByName, namesStorage };
 }
@@ -417,7 +436,9 @@ function getsDone(tokens: readonly VerbToken[], i: number): boolean {
     if (isParticiple(word) && PARTICLES.has(next?.word ?? "") && ends(tokens[k + 2])) return true;
     // "get proxmox stats pushed into our influxdb": moved where it goes.
     if (isParticiple(word) && (next?.word === "into" || next?.word === "onto")) return true;
-    const acts = head !== undefined && (GUEST_WORDS.has(head) || NODE_WORDS.has(head) || /\d/.test(head));
+    const acts =
+      head !== undefined &&
+      (GUEST_WORDS.has(head) || QEMU_WORDS.has(head) || LXC_WORDS.has(head) || NODE_WORDS.has(head) || /\d/.test(head));
     if (word === "to" && acts && isEnglishVerb(next?.word ?? "")) return true;
   }
   return false;

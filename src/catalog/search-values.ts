@@ -258,8 +258,7 @@ const VOLUME_NAMES = [
  * pve-fw-addr-spec (an address, a range, a network or an alias: PVE::Firewall::parse_address_list),
  * and pve-container's lxc-ip-with-ll-iface (an IP, a link-local one with its interface:
  * PVE::LXC::Config::verify_ip_with_ll_iface), alone or in a list. A storage's server
- * (pve-storage-server) takes a name as often as an address and is left out: "point node pve1 at
- * 1.1.1.1 for name resolution" would ask for a storage.
+ * (pve-storage-server) takes a name as often as an address and is left out.
  */
 const IP_FORMATS: ReadonlySet<string> = new Set([
   "ip",

@@ -219,6 +219,8 @@ export function runSearch(
   const best = new Float64Array(n);
   const inConcept = new Uint8Array(n);
   const byParams = new Uint8Array(n);
+  // Which of the first 32 concepts each endpoint matched.
+  const conceptsMatched = new Uint32Array(n);
   let totalWeight = 0;
   const idfOf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const caps: number[] = [];
@@ -293,6 +295,7 @@ export function runSearch(
         // only the parameters say covers it less than what the endpoint says of itself.
         const share = Math.min(1, best[id]! / (cap * FULL_MATCH)) * (byParams[id] ? PARAMETER_COVERAGE : 1);
         matched[id] = matched[id]! + concept.weight * share;
+        if (c < 32) conceptsMatched[id] = conceptsMatched[id]! | (1 << c);
       }
     }
   });
@@ -355,7 +358,10 @@ export function runSearch(
       returnsImage: index.returnsImage[id] === 1,
       doesSubordinate:
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
-      listsBetter: index.listedBy[id]!.some((child) => matched[child]! > matched[id]!),
+      // A child repeats its index's words: it must also cover a concept the index does not.
+      listsBetter: index.listedBy[id]!.some(
+        (child) => matched[child]! > matched[id]! && (conceptsMatched[child]! & ~conceptsMatched[id]!) !== 0,
+      ),
       undoesVerb: reversed.size > 0 && units.some((unit) => unit.some((t) => reversed.has(t))),
       doesPrevented:
         analysis.prevented !== undefined &&

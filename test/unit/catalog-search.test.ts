@@ -1257,6 +1257,7 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     ["get the VMs stopped on pve1", "GET"],
     ["get the config of VM 100 into a file", "GET"],
     ["get the join information to add pve4 to the cluster", "GET"],
+    ["get VM 100 to release the memory", undefined],
     ["get proxmox stats pushed into influxdb", undefined],
   ])("%s: states %p", (query, method) => {
     const index = (withDocs as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
@@ -1313,6 +1314,9 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
   // A word before the phrase's noun modifies it: no name ("the USB dongle mappings").
   test.skipIf(!present).each<[string, boolean]>([
     ["which USB dongle mappings exist in the datacenter", false],
+    ["list the USB dongle mappings.", false],
+    // What an item has is no noun its collection is filed under: the name stays.
+    ["show user alice tfa", true],
     ["show the members of group webteam", true],
     ["which IPs has the IPAM handed out", true],
   ])("%s: names a value: %p", (query, named) => {
@@ -1340,12 +1344,37 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
   ])("%s: still %s first", (query, expected) => {
     expect(ranked(withDocs!, query)[0]).toBe(expected);
   });
-  test.skipIf(!present)("the actions the API checks before they are done", () => {
-    const index = (withDocs as unknown as { index: { checkedActions: Set<string> } }).index;
-    expect([...index.checkedActions].sort()).toEqual(expect.arrayContaining(["clone", "migrat", "snapshot", "stop"]));
-    expect(index.checkedActions.has("remov")).toBe(false);
+  test.skipIf(!present)("the actions the API checks before they are done, and what for", () => {
+    const index = (withDocs as unknown as { index: { checks: { actions: Set<string>; objects: Set<string> }[] } })
+      .index;
+    const checks = index.checks.map((c) => ({ actions: [...c.actions].sort(), objects: [...c.objects].sort() }));
+    expect(checks).toContainEqual({ actions: ["clone", "copi", "snapshot"], objects: [] });
+    expect(checks).toContainEqual({ actions: ["migrat"], objects: [] });
+    expect(checks).toContainEqual({ actions: ["destroi", "stop"], objects: ["mds", "mon", "osd"] });
+  });
+  // Stopping is checked for a Ceph service, not for a guest; in the passive the participle is the action.
+  test.skipIf(!present).each([
+    ["can I stop VM 100 safely", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
+    ["can VM 100 be started from the clone", "POST /nodes/{node}/qemu/{vmid}/status/start"],
+    ["can I stop the ceph monitor on pve2 safely", "GET /nodes/{node}/ceph/cmd-safety"],
+  ])("%s: %s first", (query, expected) => {
+    expect(ranked(withDocs!, query)[0]).toBe(expected);
   });
 
+  // "so" right after a request opens its purpose, to the clause's end; not before an order.
+  test.skipIf(!present).each<[string, string[]]>([
+    ["put VM 100 under HA so it gets restarted elsewhere", ["it", "gets", "restarted", "elsewhere"]],
+    ["freeze it so the snapshot is consistent, and thaw it afterwards", ["the", "snapshot", "is", "consistent"]],
+    ["container 200 hangs so stop it", []],
+    ["the URL changed, so update the webhook target", []],
+  ])("%s: purpose %j", (query, words) => {
+    const index = (withDocs as unknown as { index: Parameters<typeof tokenize>[0] }).index;
+    expect(
+      tokenize(index, query)
+        .tokens.filter((t) => t.purpose)
+        .map((t) => t.word),
+    ).toEqual(words);
+  });
   // What a clause of purpose says is what the request is for, not what it does.
   test.skipIf(!present)("put VM 300 under HA so it gets restarted if its node dies: the HA resource first", () => {
     expect(ranked(withDocs!, "put VM 300 under HA so it gets restarted if its node dies")[0]).toBe(
@@ -1727,6 +1756,9 @@ describe("what a request keeps from happening", () => {
     // A noun that names an action, or a verb with no object after it, is still the phrase's.
     ["stop VM 100 without a clean shutdown, it is hung", ["clean", "shutdown"], []],
     ["VM 100 hangs, I don't care about a clean shutdown, just kill it", ["clean", "shutdown"], []],
+    // A pronoun is an object after a verb; what is given up ("get rid of it") is no "no need".
+    ["VM 100 no need for a graceful shutdown reset it", ["graceful", "shutdown"], []],
+    ["we have no need for snapshot test of VM 100, get rid of it", [], []],
     // "from" before a place or a source: nothing is kept from happening.
     ["clone VM 100 from a template", [], []],
     ["migrate everything from node pve1", [], []],
@@ -1979,6 +2011,8 @@ describe("a host named by its name alone", () => {
     ["reboot srv2", true],
     ["srv-pve-01 needs a reboot", true],
     ["start web01", false],
+    ["start web-server-01", false],
+    ["show hostnameresolutionconfigurationproblem", false],
     ["web01 is frozen, force it off", false],
     ["group admins2 members", false],
     // A guest run together with its number, a guest's disk or a network device is no host.
@@ -2062,6 +2096,7 @@ const FIXTURE_SETS = [
   "search-fresh28-sealed",
   "search-fresh32-sealed",
   "search-fresh38-sealed",
+  "search-fresh39-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -2148,4 +2183,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
   ["search-fresh38-sealed", true, 67.3, 80],
+  // The twelfth round's opened check, one of two written during it: measured at the start commit
+  // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
+  ["search-fresh39-sealed", true, 78.2, 84.5],
 ];
