@@ -12,7 +12,10 @@ export type Acronym = readonly [acronym: string, expansion: string];
 /** Short words that may sit inside an expansion without a letter of their own ("Quality of Service"). */
 const LINKING = new Set(["of", "and", "for", "the", "a", "to", "in", "on"]);
 
-/** Whether `short` is the starts of `run`'s words in order, each giving at least its first letter ("qdevice": "quorum device"). */
+/**
+ * Whether `short` is the starts of `run`'s words in order, each giving at least its first letter
+ * ("qdevice": "quorum device").
+ */
 export function spellsByStarts(short: string, run: readonly string[]): boolean {
   const from = (at: number, word: number): boolean => {
     if (word === run.length) return at === short.length;

@@ -217,8 +217,8 @@ const POSSIBILITY_CUES = new Set(["safe", "safely", "possible", "allowed", "give
  * Whether the query opens asking whether something can be done, in the passive ("can VM 101 be
  * migrated"), with a word of possibility ("can I stop OSD 3 safely", "can I snapshot VM 119
  * given its storage") or with what the action must not bring about ("can I stop OSD 7 without
- * making placement groups unavailable"). "can I add a disk to VM 100" asks for the action, politely; so does one
- * that asks someone ("can you …"), and "can't start VM 100" tells a failure.
+ * making placement groups unavailable"). "can I add a disk to VM 100" asks for the action,
+ * politely; so does one that asks someone ("can you …"), and "can't start VM 100" tells a failure.
  */
 export function asksPossibility(tokens: readonly { word: string }[]): boolean {
   const second = tokens[1]?.word;

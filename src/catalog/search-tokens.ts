@@ -319,8 +319,8 @@ export function tokenize(
     // comes along ("including its disks", "together with its volumes", "as well as its RAM").
     if (/^(rather|instead|so|because|not|don't|dont)$/i.test(chunk) || accompanies(chunks, k)) aside = true;
     // "put VM 100 under HA so it gets restarted elsewhere": "so" right after the request opens
-    // what it is for; after a comma, what follows from the clause before ("…, so update it").
-    // An order after it ("container 200 hangs so stop it") follows from the clause before.
+    // what it is for; after a comma ("…, so update it") or before an order ("container 200
+    // hangs so stop it") it opens what follows from the clause before.
     const then = (chunks[k + 1] ?? "").toLowerCase();
     if (
       /^so$/i.test(chunk) &&
@@ -417,13 +417,15 @@ function hasSubject(tokens: readonly VerbToken[], i: number): boolean {
 /**
  * Whether "get" at `i` has its object done, moved or made to act: a participle with its particle
  * ending its phrase ("get every guest on pve2 powered down gracefully") or with where it goes
- * ("get the stats pushed into influxdb"), a place it goes onto
- * ("get my ISO onto storage local") or, for what can act (a guest, a host, one by its number),
- * a verb after "to" ("get the guest to give the blocks back"). The request is that action, not a
+ * ("get the stats pushed into influxdb"), a place it goes onto ("get my ISO onto storage
+ * local"), or a verb after "to" when the object can act, a guest or a host ("get the guest to
+ * give the blocks back", "get VM 100 to release the memory"). The request is that action, not a
  * read; "get the VMs stopped on pve1", "get the config of VM 100 into a file" and "get the join
  * information to add a node" read.
  */
 function getsDone(tokens: readonly VerbToken[], i: number): boolean {
+  // The particle ends the phrase: "on pve1" after "stopped" is a place.
+  const ends = (t: VerbToken | undefined) => !t || t.clauseStart || /ly$/.test(t.word) || STOPWORDS.has(t.word);
   // "get" is a stop word: the clause's first content word after it is its object's, not a new clause.
   let head: string | undefined;
   for (let k = i + 1; k < tokens.length && !(head !== undefined && tokens[k]!.clauseStart); k++) {
@@ -431,8 +433,6 @@ function getsDone(tokens: readonly VerbToken[], i: number): boolean {
     if (head === undefined && !STOPWORDS.has(word)) head = word;
     const next = tokens[k + 1];
     if (word === "onto") return true;
-    // The particle ends the phrase: "on pve1" after "stopped" is a place.
-    const ends = (t: VerbToken | undefined) => !t || t.clauseStart || /ly$/.test(t.word) || STOPWORDS.has(t.word);
     if (isParticiple(word) && PARTICLES.has(next?.word ?? "") && ends(tokens[k + 2])) return true;
     // "get proxmox stats pushed into our influxdb": moved where it goes.
     if (isParticiple(word) && (next?.word === "into" || next?.word === "onto")) return true;
