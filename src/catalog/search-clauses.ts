@@ -150,6 +150,8 @@ const INDIFFERENT: ReadonlyMap<string, string> = new Map([
 const GIVEN_UP = new Set(["anymore", "longer"]);
 /** Pronouns that stand for an object: "reset it", "stop them", "kill everything". */
 const OBJECT_PRONOUNS = new Set(["it", "them", "this", "that", "everything", "all"]);
+/** Those that stand for it alone, never a determiner ("delete that VM 100" names its object). */
+const GIVEN_PRONOUNS = new Set(["it", "them", "everything"]);
 
 /** Whether what follows gives up what was not needed: "… anymore", "… any longer", "remove it", "get rid of it". */
 function givenUp(later: readonly Token[]): boolean {
@@ -157,8 +159,7 @@ function givenUp(later: readonly Token[]): boolean {
   return later.some(
     (t, k) =>
       GIVEN_UP.has(t.word) ||
-      (OBJECT_PRONOUNS.has(t.word) &&
-        (deletes(later[k - 1]) || (later[k - 1]?.word === "of" && deletes(later[k - 2])))),
+      (GIVEN_PRONOUNS.has(t.word) && (deletes(later[k - 1]) || (later[k - 1]?.word === "of" && deletes(later[k - 2])))),
   );
 }
 
@@ -239,7 +240,18 @@ function markWithout(tokens: Token[], at: number): void {
 /** How much a light verb counts: the action is its object's. */
 const LIGHT_VERB_WEIGHT = 0.2;
 /** Verbs that only carry the action their object names ("take a snapshot", "run a backup"). */
-const LIGHT_VERBS = new Set(["take", "make", "do", "run", "perform", "trigger", "kick", "fire", "launch", "initiate"]);
+export const LIGHT_VERBS: ReadonlySet<string> = new Set([
+  "take",
+  "make",
+  "do",
+  "run",
+  "perform",
+  "trigger",
+  "kick",
+  "fire",
+  "launch",
+  "initiate",
+]);
 
 /**
  * "take a snapshot of VM 600", "run a backup of container 210": a light verb with a determiner

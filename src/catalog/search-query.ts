@@ -34,6 +34,7 @@ import {
   markContext,
   markLightVerb,
   markPrevented,
+  LIGHT_VERBS,
 } from "./search-clauses.ts";
 import {
   ALL_WORDS,
@@ -198,12 +199,13 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
 }
 
 /**
- * Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1"); Proxmox's
- * may follow another part ("srv-pve-01"), a word for a host may not ("web-server-01" is a guest's).
+ * Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1",
+ * "pvenode1"); Proxmox's may follow another part ("srv-pve-01"), a word for a host may not
+ * ("web-server-01" is a guest's).
  * Each part after the first begins with its hyphen, so matching never backtracks far.
  */
 const HOST_NAMES =
-  /^(?:(?:[a-z]+-)?(?:pve|proxmox)|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)(?:-[a-z]+)*-?\d+$/;
+  /^(?:(?:[a-z]+-)?(?:pve|proxmox)|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)[a-z]*(?:-[a-z]+)*-?\d+$/;
 
 /** Modal verbs that open a question of whether something is possible. */
 const MODALS = new Set(["can", "could"]);
@@ -243,14 +245,18 @@ function checksAction(
   tokens: readonly { word: string }[],
   stems: Map<string, string>,
 ): boolean {
-  // In the passive the participle is the action ("be started from the clone" starts); else the verb.
-  const be = tokens.findIndex((t) => t.word === "be");
-  const participles = be < 0 ? [] : tokens.slice(be + 1, be + 3).filter((t) => /[a-z]ed$/.test(t.word));
-  const asked = new Set(
-    participles.length > 0
-      ? participles.map((t) => stem(t.word, stems))
-      : concepts.filter((c) => c.verb).flatMap((c) => [...c.primaries]),
+  // In the passive the participles are the actions ("be started from the clone" starts; "be
+  // stopped and then be migrated" migrates too); else the verbs, and after a light verb its noun
+  // ("can I safely take a snapshot").
+  const participles = tokens.flatMap((t, k) =>
+    t.word === "be" ? tokens.slice(k + 1, k + 3).filter((p) => /[a-z]ed$/.test(p.word)) : [],
   );
+  const verbs = concepts.flatMap((c, k) => {
+    if (!c.verb) return [];
+    const light = [...c.primaries].some((t) => LIGHT_VERBS.has(t));
+    return [...c.primaries, ...(light ? (concepts[k + 1]?.primaries ?? []) : [])];
+  });
+  const asked = new Set(participles.length > 0 ? participles.map((t) => stem(t.word, stems)) : verbs);
   const named = new Set(
     concepts.flatMap((c) => [...c.terms].filter(([, w]) => w >= EQUIVALENT_WEIGHT).map(([t]) => t)),
   );

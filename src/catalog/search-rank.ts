@@ -24,3 +24,18 @@ export function diversify(results: { id: number }[], families: Int32Array): void
   if (later.length === 0) return;
   results.splice(0, i, ...top, ...later);
 }
+
+/**
+ * Whether a directory index lists a path that answers better: one that covers more of the query
+ * and a concept the index does not cover at all (a child repeats its index's words, so covering
+ * more of the same concepts is no better answer). `concepts` holds, per endpoint, a bit for each
+ * of the first 32 concepts it matched.
+ */
+export function listsBetter(
+  children: readonly number[],
+  index: number,
+  matched: ArrayLike<number>,
+  concepts: ArrayLike<number>,
+): boolean {
+  return children.some((child) => matched[child]! > matched[index]! && (concepts[child]! & ~concepts[index]!) !== 0);
+}

@@ -321,17 +321,38 @@ export function tokenize(
     // "put VM 100 under HA so it gets restarted elsewhere": "so" right after the request opens
     // what it is for; after a comma ("…, so update it") or before an order ("container 200
     // hangs so stop it") it opens what follows from the clause before.
-    const then = (chunks[k + 1] ?? "").toLowerCase();
-    if (
-      /^so$/i.test(chunk) &&
-      k > 0 &&
-      !/[.,;:!?-]$/.test(chunks[k - 1]!) &&
-      !METHOD_HINTS[then] &&
-      !isEnglishVerb(then)
-    )
+    if (/^so$/i.test(chunk) && k > 0 && !/[.,;:!?-]$/.test(chunks[k - 1]!) && !opensOrder(chunks, k + 1))
       purpose = true;
   });
   return { tokens, namesValue, named, namedByName, namesStorage };
+}
+
+/** Words that stand for an order's object right after its verb: "so stop it", "so migrate its VMs", "so delete VM 100". */
+const ORDER_OBJECTS = new Set([
+  "it",
+  "them",
+  "everything",
+  "all",
+  "its",
+  "the",
+  "this",
+  "that",
+  "these",
+  "those",
+  "vm",
+  "ct",
+]);
+
+/**
+ * Whether the chunk at `k` opens an order: a verb with its object, or alone at the clause's end
+ * ("so stop it", "so prune the backups"); "so shutdown works" has a noun for its subject.
+ */
+function opensOrder(chunks: readonly string[], k: number): boolean {
+  const verb = (chunks[k] ?? "").toLowerCase().replace(/[.,;:!?]+$/, "");
+  if (!verb || (!METHOD_HINTS[verb] && !isEnglishVerb(verb))) return false;
+  if (/[.,;:!?]$/.test(chunks[k]!) || k + 1 >= chunks.length) return true;
+  const after = chunks[k + 1]!.toLowerCase().replace(/[.,;:!?]+$/, "");
+  return ORDER_OBJECTS.has(after) || /\d/.test(after) || DETERMINERS.has(after);
 }
 
 /** The query's whitespace-separated chunks, as tokenize reads them: "S.M.A.R.T." -> "SMART"; "VM's" -> "VM". */
@@ -439,7 +460,11 @@ function getsDone(tokens: readonly VerbToken[], i: number): boolean {
     const acts =
       head !== undefined &&
       (GUEST_WORDS.has(head) || QEMU_WORDS.has(head) || LXC_WORDS.has(head) || NODE_WORDS.has(head) || /\d/.test(head));
-    if (word === "to" && acts && isEnglishVerb(next?.word ?? "")) return true;
+    // "to" right after the object, or after it and its number: "get VM 100 to release the memory",
+    // not "get the VM config to compare it".
+    const afterHead =
+      tokens[k - 1]?.word === head || (/\d/.test(tokens[k - 1]?.word ?? "") && tokens[k - 2]?.word === head);
+    if (word === "to" && acts && afterHead && isEnglishVerb(next?.word ?? "")) return true;
   }
   return false;
 }

@@ -2,7 +2,7 @@ import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
 import { PATH_KINDS, valueTerm } from "./search-values.ts";
-import { diversify } from "./search-rank.ts";
+import { diversify, listsBetter } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
@@ -11,7 +11,7 @@ import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
 export { compoundsWith, guestFacet, statedMethod, tokenize } from "./search-tokens.ts";
-export { diversify } from "./search-rank.ts";
+export { diversify, listsBetter } from "./search-rank.ts";
 export { splitCompound } from "./search-terms.ts";
 
 /**
@@ -358,10 +358,7 @@ export function runSearch(
       returnsImage: index.returnsImage[id] === 1,
       doesSubordinate:
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
-      // A child repeats its index's words: it must also cover a concept the index does not.
-      listsBetter: index.listedBy[id]!.some(
-        (child) => matched[child]! > matched[id]! && (conceptsMatched[child]! & ~conceptsMatched[id]!) !== 0,
-      ),
+      listsBetter: listsBetter(index.listedBy[id]!, id, matched, conceptsMatched),
       undoesVerb: reversed.size > 0 && units.some((unit) => unit.some((t) => reversed.has(t))),
       doesPrevented:
         analysis.prevented !== undefined &&
