@@ -140,8 +140,9 @@ export function markSubordinate(tokens: Token[]): void {
 /** "stop" in "stop anyone from deleting container 310" says "prevent": it names no endpoint. */
 const PREVENTING_WEIGHT = 0.2;
 
-/** A negation ("t" is what is left of "don't"), and the verb or noun that with it says "not wanted", with its preposition. */
+/** Negations ("t" is what is left of "don't"). */
 const NEGATIONS = new Set(["not", "t", "no"]);
+/** A word that after a negation says "not wanted", and the preposition before what is not wanted. */
 const INDIFFERENT: ReadonlyMap<string, string> = new Map([
   ["care", "about"],
   ["need", "for"],

@@ -39,7 +39,7 @@ export interface EndpointFacts {
   missesValue?: boolean;
   /** It is named by the verb a causative introduces ("start" in "make VM 118 start when the host boots"). */
   doesCausedVerb?: boolean;
-  /** A directory index of which a path it lists covers more of the query. */
+  /** A directory index that lists a path covering more of the query and a concept it does not (listsBetter). */
   listsBetter?: boolean;
   /** It does what the query keeps from happening (a DELETE for "stop anyone from deleting container 310"). */
   doesPrevented?: boolean;
