@@ -6,6 +6,7 @@ import { GROUP_METHOD_HINTS, METHOD_HINTS } from "./synonyms.ts";
 import { STOPWORDS, words } from "./text.ts";
 import { valueKinds } from "./search-values.ts";
 import {
+  beginsObject,
   isEnglishVerb,
   introducesName,
   ASIDE_WEIGHT,
@@ -18,6 +19,7 @@ import {
   LEADING_WORDS,
   PARTICLES,
   QUESTION_WORDS,
+  OBJECT_PRONOUNS,
   queryChunks,
   type Token,
 } from "./search-tokens.ts";
@@ -149,10 +151,6 @@ const INDIFFERENT: ReadonlyMap<string, string> = new Map([
 ]);
 /** Words after which what is not needed is given up: "no need for the snapshot anymore". */
 const GIVEN_UP = new Set(["anymore", "longer"]);
-/** Pronouns that stand for an object: "reset it", "stop them", "kill everything". */
-const OBJECT_PRONOUNS = new Set(["it", "them", "this", "that", "everything", "all"]);
-/** Those that stand for it alone, never a determiner ("delete that VM 100" names its object). */
-const GIVEN_PRONOUNS = new Set(["it", "them", "everything"]);
 
 /** Whether what follows gives up what was not needed: "… anymore", "… any longer", "remove it", "get rid of it". */
 function givenUp(later: readonly Token[]): boolean {
@@ -160,7 +158,9 @@ function givenUp(later: readonly Token[]): boolean {
   return later.some(
     (t, k) =>
       GIVEN_UP.has(t.word) ||
-      (GIVEN_PRONOUNS.has(t.word) && (deletes(later[k - 1]) || (later[k - 1]?.word === "of" && deletes(later[k - 2])))),
+      // A pronoun, not a determiner: "delete that VM 100" names its object.
+      (OBJECT_PRONOUNS.has(t.word) &&
+        (deletes(later[k - 1]) || (later[k - 1]?.word === "of" && deletes(later[k - 2])))),
   );
 }
 
@@ -223,16 +223,7 @@ function markWithout(tokens: Token[], at: number): void {
     if (next.literal || next.clauseStart || STOPWORDS.has(next.word)) break;
     // A verb, not a noun that names an action ("shutdown"), with its object after it.
     const after = tokens[k + 1];
-    const object =
-      after !== undefined &&
-      !after.clauseStart &&
-      (after.literal ||
-        /\d/.test(after.word) ||
-        DETERMINERS.has(after.word) ||
-        OBJECT_PRONOUNS.has(after.word) ||
-        GUEST_WORDS.has(after.word) ||
-        QEMU_WORDS.has(after.word) ||
-        LXC_WORDS.has(after.word));
+    const object = after !== undefined && !after.clauseStart && (after.literal || beginsObject(after.word));
     if (isEnglishVerb(next.word) && object) break;
     tokens[k] = { ...next, prevented: "without" };
   }

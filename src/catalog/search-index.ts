@@ -216,7 +216,6 @@ const IDENTIFIER_FIELDS = [
  * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
  * run-together names, so the schema's own words are read the same with or without docs.
  */
-
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
@@ -346,13 +345,16 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     /\}$/.test(e.path) && (e.returns as { type?: unknown } | undefined)?.type !== "array" ? 1 : 0,
   );
   const navigation = Uint8Array.from(endpoints, (e) => (isNavigation(e) ? 1 : 0));
-  const byPath = new Map<string, number[]>();
+  // The GETs below each path, one segment down.
+  const byParent = new Map<string, number[]>();
   endpoints.forEach((e, id) => {
     if (e.method !== "GET") return;
     const parent = e.path.slice(0, e.path.lastIndexOf("/"));
-    byPath.set(parent, [...(byPath.get(parent) ?? []), id]);
+    const children = byParent.get(parent);
+    if (children) children.push(id);
+    else byParent.set(parent, [id]);
   });
-  const listedBy = endpoints.map((e, id) => (navigation[id] ? (byPath.get(e.path) ?? []) : []));
+  const listedBy = endpoints.map((e, id) => (navigation[id] ? (byParent.get(e.path) ?? []) : []));
   const websocket = Uint8Array.from(endpoints, (e) => (/websocket/i.test(e.path) ? 1 : 0));
   const familyOf = new Map<string, number>();
   const families = Int32Array.from(endpoints, (e) => {

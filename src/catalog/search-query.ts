@@ -57,6 +57,7 @@ import {
   PLURAL_GUESTS,
   QEMU_WORDS,
   QUESTION_WORDS,
+  isParticiple,
   queryChunks,
   statedMethodAt,
   TARGET_WORDS,
@@ -188,10 +189,9 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
   };
   // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
   // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").
-  const hostLike = (name: string) => HOST_NAMES.test(name);
   return chunks.some(
     (c, i) =>
-      (/^(on|from|at|of)$/.test(chunks[i - 1] ?? "") || (i <= 1 && hostLike(c))) &&
+      (/^(on|from|at|of)$/.test(chunks[i - 1] ?? "") || (i <= 1 && HOST_NAMES.test(c))) &&
       nodeName(c) &&
       !collection(c) &&
       !index.postings.has(c),
@@ -226,12 +226,16 @@ export function asksPossibility(tokens: readonly { word: string }[]): boolean {
   const second = tokens[1]?.word;
   if (!MODALS.has(tokens[0]?.word ?? "") || second === undefined) return false;
   if (ADDRESSEES.has(second) || second === "t" || second === "not") return false;
-  // "be migrated", "be live-migrated": a participle right after "be", or one word after it.
-  const participle = (k: number) => /[a-z]ed$/.test(tokens[k]?.word ?? "");
-  const passive = tokens.some((t, k) => t.word === "be" && (participle(k + 1) || participle(k + 2)));
   // "… without making placement groups unavailable": what the action must not bring about.
   const harmless = tokens.some((t, k) => t.word === "without" && /[a-z]ing$/.test(tokens[k + 1]?.word ?? ""));
-  return passive || harmless || tokens.some((t) => POSSIBILITY_CUES.has(t.word));
+  return passiveParticiples(tokens).length > 0 || harmless || tokens.some((t) => POSSIBILITY_CUES.has(t.word));
+}
+
+/** The participles of the passive: right after "be", or one word after it ("be migrated", "be live-migrated"). */
+function passiveParticiples(tokens: readonly { word: string }[]): string[] {
+  return tokens.flatMap((t, k) =>
+    t.word === "be" ? tokens.slice(k + 1, k + 3).flatMap((p) => (isParticiple(p.word) ? [p.word] : [])) : [],
+  );
 }
 
 /**
@@ -248,15 +252,13 @@ function checksAction(
   // In the passive the participles are the actions ("be started from the clone" starts; "be
   // stopped and then be migrated" migrates too); else the verbs, and after a light verb its noun
   // ("can I safely take a snapshot").
-  const participles = tokens.flatMap((t, k) =>
-    t.word === "be" ? tokens.slice(k + 1, k + 3).filter((p) => /[a-z]ed$/.test(p.word)) : [],
-  );
+  const participles = passiveParticiples(tokens);
   const verbs = concepts.flatMap((c, k) => {
     if (!c.verb) return [];
     const light = [...c.primaries].some((t) => LIGHT_VERBS.has(t));
     return [...c.primaries, ...(light ? (concepts[k + 1]?.primaries ?? []) : [])];
   });
-  const asked = new Set(participles.length > 0 ? participles.map((t) => stem(t.word, stems)) : verbs);
+  const asked = new Set(participles.length > 0 ? participles.map((w) => stem(w, stems)) : verbs);
   const named = new Set(
     concepts.flatMap((c) => [...c.terms].filter(([, w]) => w >= EQUIVALENT_WEIGHT).map(([t]) => t)),
   );

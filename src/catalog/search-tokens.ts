@@ -327,21 +327,23 @@ export function tokenize(
   return { tokens, namesValue, named, namedByName, namesStorage };
 }
 
-/** Words that stand for an order's object right after its verb: "so stop it", "so migrate its VMs", "so delete VM 100". */
-const ORDER_OBJECTS = new Set([
-  "it",
-  "them",
-  "everything",
-  "all",
-  "its",
-  "the",
-  "this",
-  "that",
-  "these",
-  "those",
-  "vm",
-  "ct",
-]);
+/** Pronouns that stand for an object alone: "reset it", "stop them", "kill everything". */
+export const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(["it", "them", "everything"]);
+
+/**
+ * Whether `word` begins the object of a verb before it: a determiner, a pronoun, a guest's word
+ * or a number ("so stop it", "migrate VM 100", "delete the backups").
+ */
+export function beginsObject(word: string): boolean {
+  return (
+    DETERMINERS.has(word) ||
+    OBJECT_PRONOUNS.has(word) ||
+    GUEST_WORDS.has(word) ||
+    QEMU_WORDS.has(word) ||
+    LXC_WORDS.has(word) ||
+    /\d/.test(word)
+  );
+}
 
 /**
  * Whether the chunk at `k` opens an order: a verb with its object, or alone at the clause's end
@@ -352,7 +354,7 @@ function opensOrder(chunks: readonly string[], k: number): boolean {
   if (!verb || (!METHOD_HINTS[verb] && !isEnglishVerb(verb))) return false;
   if (/[.,;:!?]$/.test(chunks[k]!) || k + 1 >= chunks.length) return true;
   const after = chunks[k + 1]!.toLowerCase().replace(/[.,;:!?]+$/, "");
-  return ORDER_OBJECTS.has(after) || /\d/.test(after) || DETERMINERS.has(after);
+  return beginsObject(after);
 }
 
 /** The query's whitespace-separated chunks, as tokenize reads them: "S.M.A.R.T." -> "SMART"; "VM's" -> "VM". */
@@ -470,7 +472,7 @@ function getsDone(tokens: readonly VerbToken[], i: number): boolean {
 }
 
 /** A regular past participle: "created", "stopped"; "speed" and "need" are none. */
-const isParticiple = (word: string) => /[a-z]ed$/.test(word) && !/eed$/.test(word);
+export const isParticiple = (word: string) => /[a-z]ed$/.test(word) && !/eed$/.test(word);
 
 /**
  * Whether the word at `k` is a participle that ends what it says: the query's end, an adverb,
