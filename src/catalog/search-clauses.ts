@@ -310,6 +310,19 @@ export function asksCause(query: string): boolean {
   return CAUSE_QUESTION.test(query);
 }
 
+/**
+ * A question of who did something: "who deleted VM 100", "which account did it", "by whom",
+ * or a deed by someone unknown that no one owns ("somebody removed a VM and nobody admits it").
+ * Proxmox VE runs each action of the API as a task and keeps who started it (the task list's
+ * `user`, PVE::RESTEnvironment::fork_worker): the answer is the task list.
+ */
+const DOER_QUESTION = /\bwho\s+(?:did|[a-z]+ed)\b|\bby whom\b|\bwhich (?:account|user)\b[^.?!]*\bdid\b/i;
+const UNOWNED_DEED = /\b(?:somebody|someone)\s+[a-z]+ed\b.*\b(?:nobody|no one)\b/i;
+
+export function asksDoer(query: string): boolean {
+  return DOER_QUESTION.test(query) || UNOWNED_DEED.test(query);
+}
+
 /** After the change, what denies its effect: "but the nodes still don't have them", "but nothing is different". */
 const EFFECT_DENIED = /\bbut\b.*?(?:\b(?:not|never|nothing|no longer)\b|n['’]t\b)/i;
 

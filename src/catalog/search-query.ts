@@ -19,6 +19,7 @@ import {
 } from "./search-values.ts";
 import {
   asksCause,
+  asksDoer,
   markInability,
   markAspect,
   markMotion,
@@ -598,6 +599,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "replication of VM 130 keeps failing and I have no idea why": the log, as if it were said.
   const causeAsked = asksCause(query);
   if (causeAsked) wordConcept("log", 1);
+  // "somebody deleted a VM last night, who did it?": the task list, as if it were said.
+  const doerAsked = asksDoer(query);
+  if (doerAsked) wordConcept("task", 1);
   // "a backup has been hanging for hours, kill it": what has been running for a while is a task.
   if (saysOngoing(query)) wordConcept("task", 1);
   // "I changed the SDN vnets but the nodes still don't have the new bridges": a change said done
@@ -823,7 +827,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "the node rebooted by itself overnight, what happened before that": a question of cause is
   // answered by reading; the event it tells in the past is no request ("…, why? delete the job" is).
   const told = requestVerbAt === undefined || /ed$/.test(tokens[requestVerbAt]!.word);
-  if (causeAsked && told) {
+  // Who did it is asked by reading, whatever tense the deed is told in ("did somebody change …").
+  if ((causeAsked && told) || doerAsked) {
     method = "GET";
     methodStated = true;
   }

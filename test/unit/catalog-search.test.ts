@@ -35,6 +35,7 @@ import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { negatedFlags } from "../../src/catalog/search-index.ts";
 import {
   asksCause,
+  asksDoer,
   leavesChangeToApply,
   markFraming,
   markSubordinate,
@@ -1420,6 +1421,21 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, thirteenth round", SCHEMA_DIR);
+  const { withDocs } = present ? await realCatalogs(true) : {};
+
+  // Who did something is asked of the task list, which keeps who started each task.
+  test
+    .skipIf(!present)
+    .each([
+      ["somebody removed VM 210 yesterday, who did it?"],
+      ["someone deleted a container last week and nobody admits it"],
+    ])("%s: the task list first", (query) => {
+    expect(["GET /cluster/tasks", "GET /nodes/{node}/tasks"]).toContain(ranked(withDocs!, query)[0]!);
+  });
+});
+
 describe("stem: an inflected form stems as its base does", () => {
   test.each([
     ["added", "add"],
@@ -1516,6 +1532,30 @@ describe("the plural of a verb's noun is no verb of a request", () => {
     ["list the VMs", "GET"],
   ])("%s: %p", (query, method) => {
     expect(verbOf(query)).toBe(method as never);
+  });
+});
+
+describe("asksDoer: a question of who did something", () => {
+  test.each<[string, boolean]>([
+    ["somebody deleted a VM last night, who did it?", true],
+    ["who removed container 412", true],
+    ["how do I find out which account did it", true],
+    ["changed by whom?", true],
+    ["somebody removed a VM yesterday and nobody admits it", true],
+    // Who holds a right or is logged in now asks of no deed.
+    ["who has access to what", false],
+    ["who is currently logged in inside VM 140", false],
+    ["who's online in the cluster", false],
+    // A deed told by someone, with a request of its own.
+    ["someone deleted /etc/hosts inside VM 120; I only need that one file back", false],
+    ["new users don't appear until someone clicks sync", false],
+  ])("%s: %p", (query, asks) => {
+    expect(asksDoer(query)).toBe(asks);
+  });
+  test("a read of the task list, said", () => {
+    const analysis = analyzeQuery(buildSearchIndex([]), "did somebody change the firewall? who did it");
+    expect([analysis.method, analysis.methodStated]).toEqual(["GET", true]);
+    expect(analysis.concepts.some((c) => c.primaries.has("task"))).toBe(true);
   });
 });
 
