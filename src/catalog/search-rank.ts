@@ -39,3 +39,25 @@ export function listsBetter(
 ): boolean {
   return children.some((child) => matched[child]! > matched[index]! && (concepts[child]! & ~concepts[index]!) !== 0);
 }
+
+/**
+ * How many of an endpoint's naming units no word of the query asks for. A unit is a word of its
+ * name, then the words that stand for it: its parts when it is run together (["changelog",
+ * "chang", "log"]) or the kinds of item its list holds (["content", "backup", "iso", …]). The
+ * word is asked by any term of the query (a synonym too); what stands for it only by a term the
+ * query typed (`typed`): "pending" may mean changes, but it names no change log. `deletes` is the
+ * verb a DELETE asked says itself ("revert" of the network's DELETE), which needs no word.
+ */
+export function unitsMissed(
+  units: readonly (readonly string[])[],
+  asked: ReadonlySet<string>,
+  typed: ReadonlySet<string>,
+  deletes?: string,
+): number {
+  let missing = 0;
+  for (const [whole, ...parts] of units) {
+    if (whole === deletes || asked.has(whole!) || parts.some((t) => typed.has(t))) continue;
+    missing++;
+  }
+  return missing;
+}

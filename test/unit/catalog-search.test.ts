@@ -10,6 +10,7 @@ import {
   diversify,
   guestFacet,
   listsBetter,
+  unitsMissed,
   splitCompound,
   statedMethod,
   tokenize,
@@ -168,6 +169,24 @@ describe("diversify", () => {
     const results = order.map((id) => ({ id }));
     diversify(results, families);
     expect(results.map((r) => r.id)).toEqual(expected);
+  });
+});
+
+describe("unitsMissed: the naming units no word of the query asks for", () => {
+  const changelog = [["changelog", "chang", "log"]];
+  test.each<[string, string[][], string[], string[], string | undefined, number]>([
+    ["the word itself, typed", changelog, ["changelog"], ["changelog"], undefined, 0],
+    ["the word itself, by a synonym", changelog, ["changelog"], [], undefined, 0],
+    ["a part, typed", changelog, ["chang"], ["chang"], undefined, 0],
+    // "pending": changes, a synonym, names no change log.
+    ["a part, by a synonym only", changelog, ["chang"], [], undefined, 1],
+    ["a kind of the list's items, typed", [["content", "backup", "iso"]], ["backup"], ["backup"], undefined, 0],
+    ["nothing asked", [["updat"], ["changelog", "chang", "log"]], [], [], undefined, 2],
+    ["one of two asked", [["updat"], ["changelog", "chang", "log"]], ["updat"], ["updat"], undefined, 1],
+    // A DELETE asked says the verb of a DELETE that is no word for deleting.
+    ["the DELETE's own verb", [["revert"]], [], [], "revert", 0],
+  ])("%s", (_, units, asked, typed, deletes, missing) => {
+    expect(unitsMissed(units, new Set(asked), new Set(typed), deletes)).toBe(missing);
   });
 });
 
@@ -1434,6 +1453,16 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
     ])("%s: the task list first", (query) => {
     expect(["GET /cluster/tasks", "GET /nodes/{node}/tasks"]).toContain(ranked(withDocs!, query)[0]!);
   });
+
+  // A part of a run-together name is asked only by a word typed: "pending" may mean changes, it names no changelog.
+  test
+    .skipIf(!present)
+    .each([["are there package updates pending on pve2?"], ["is there any pending package update on hv3"]])(
+    "%s: the list of updates first",
+    (query) => {
+      expect(ranked(withDocs!, query)[0]).toBe("GET /nodes/{node}/apt/update");
+    },
+  );
 });
 
 describe("stem: an inflected form stems as its base does", () => {
