@@ -109,6 +109,8 @@ export interface SearchIndex {
   guestKind: Uint8Array;
   /** 1 for endpoints of one guest (the path holds {vmid}). */
   oneGuest: Uint8Array;
+  /** 1 for endpoints that take guests by their IDs in a parameter ("vm:100" of an HA resource, the `vms` of stopall). */
+  takesGuests: Uint8Array;
   /** 1 for one item of a collection: the path ends with a placeholder and one object comes back, not a list. */
   itemOfCollection: Uint8Array;
   /** 1 for directory indexes that only list child paths. */
@@ -216,6 +218,10 @@ const IDENTIFIER_FIELDS = [
  * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
  * run-together names, so the schema's own words are read the same with or without docs.
  */
+/** The formats of a guest's ID and of lists of them (pve-common's PVE::JSONSchema, pve-ha-manager's PVE::HA::Config). */
+const GUEST_ID_FORMATS = new Set(["pve-vmid", "pve-ha-resource-or-vm-id"]);
+const namesGuests = (p: { format?: unknown }) => typeof p.format === "string" && GUEST_ID_FORMATS.has(p.format);
+
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
@@ -341,6 +347,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
         : 0;
   });
   const oneGuest = Uint8Array.from(endpoints, (e) => (e.path.includes("{vmid}") ? 1 : 0));
+  const takesGuests = Uint8Array.from(endpoints, (e) => (Object.values(e.parameters).some(namesGuests) ? 1 : 0));
   const itemOfCollection = Uint8Array.from(endpoints, (e) =>
     /\}$/.test(e.path) && (e.returns as { type?: unknown } | undefined)?.type !== "array" ? 1 : 0,
   );
@@ -423,6 +430,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     summaries,
     guestKind,
     oneGuest,
+    takesGuests,
     itemOfCollection,
     navigation,
     listedBy,

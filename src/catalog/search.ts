@@ -342,6 +342,7 @@ export function runSearch(
       method: e.method,
       guestKind: index.guestKind[id]!,
       oneGuest: index.oneGuest[id] === 1,
+      takesGuests: index.takesGuests[id] === 1,
       item: index.itemOfCollection[id] === 1,
       collectionOf: index.collectionOf[id],
       itemOf: index.itemOf[id],

@@ -98,6 +98,13 @@ describe("scoreFactor", () => {
     ],
     ["the list when the name is of something else", { collectionOf: "snapshot" }, { named: new Set(["vm"]) }, 1],
     ["a node-wide endpoint when one guest is named", {}, { guest: "qemu", namesGuest: true }, FACTOR.notTheGuest],
+    ["an endpoint that takes the guest named by its ID", { takesGuests: true }, { guest: "qemu", namesGuest: true }, 1],
+    [
+      "creating a guest, whose vmid is the new one's",
+      { takesGuests: true, createsGuest: true, method: "POST" },
+      { guest: "qemu", namesGuest: true },
+      FACTOR.notTheGuest * FACTOR.createInExisting,
+    ],
     ["a container endpoint for a VM", { guestKind: 2, oneGuest: true }, { guest: "qemu" }, FACTOR.otherGuest],
     ["a VM endpoint when no guest is asked", { guestKind: 1 }, { guest: "none" }, FACTOR.unaskedGuest],
     ["a VM endpoint when the node is asked", { guestKind: 1 }, { guest: "none", namesNode: true }, FACTOR.nodeNotGuest],

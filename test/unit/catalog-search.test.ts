@@ -1454,6 +1454,16 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
     expect(["GET /cluster/tasks", "GET /nodes/{node}/tasks"]).toContain(ranked(withDocs!, query)[0]!);
   });
 
+  // The guest named is the object of an endpoint that takes it by its ID (an HA resource's `sid`).
+  test
+    .skipIf(!present)
+    .each([
+      ["make VM 140 highly available"],
+      ["put VM 120 under HA so it gets restarted on another node if its host dies"],
+    ])("%s: the HA resource's creation first", (query) => {
+    expect(ranked(withDocs!, query)[0]).toBe("POST /cluster/ha/resources");
+  });
+
   // A part of a run-together name is asked only by a word typed: "pending" may mean changes, it names no changelog.
   test
     .skipIf(!present)
