@@ -218,9 +218,20 @@ const IDENTIFIER_FIELDS = [
  * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
  * run-together names, so the schema's own words are read the same with or without docs.
  */
-/** The formats of a guest's ID and of lists of them (pve-common's PVE::JSONSchema, pve-ha-manager's PVE::HA::Config). */
+/** The formats of a guest's ID (pve-common's PVE::JSONSchema, pve-ha-manager's PVE::HA::Tools). */
 const GUEST_ID_FORMATS = new Set(["pve-vmid", "pve-ha-resource-or-vm-id"]);
-const namesGuests = (p: { format?: unknown }) => typeof p.format === "string" && GUEST_ID_FORMATS.has(p.format);
+/**
+ * Whether an endpoint takes an existing guest by its ID: a filter ("Only list tasks for this
+ * VM"), an HA resource's `sid`; not the `vmid` a POST requires, which is the new guest's or the
+ * owner of a new volume ("Allocate disk images").
+ */
+const takesGuest = (e: Endpoint) =>
+  Object.values(e.parameters).some(
+    (p) =>
+      typeof p.format === "string" &&
+      GUEST_ID_FORMATS.has(p.format) &&
+      !(e.method === "POST" && p.format === "pve-vmid" && !p.optional),
+  );
 
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
@@ -347,7 +358,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
         : 0;
   });
   const oneGuest = Uint8Array.from(endpoints, (e) => (e.path.includes("{vmid}") ? 1 : 0));
-  const takesGuests = Uint8Array.from(endpoints, (e) => (Object.values(e.parameters).some(namesGuests) ? 1 : 0));
+  const takesGuests = Uint8Array.from(endpoints, (e) => (takesGuest(e) ? 1 : 0));
   const itemOfCollection = Uint8Array.from(endpoints, (e) =>
     /\}$/.test(e.path) && (e.returns as { type?: unknown } | undefined)?.type !== "array" ? 1 : 0,
   );

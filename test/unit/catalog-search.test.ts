@@ -2204,6 +2204,7 @@ const FIXTURE_SETS = [
   "search-fresh32-sealed",
   "search-fresh38-sealed",
   "search-fresh39-sealed",
+  "search-fresh41-sealed",
 ];
 
 function querySetFile(name: string): string {
