@@ -311,13 +311,25 @@ export function asksCause(query: string): boolean {
 }
 
 /**
- * A question of who did something: "who deleted VM 100", "which account did it", "by whom",
- * or a deed by someone unknown that no one owns ("somebody removed a VM and nobody admits it").
- * Proxmox VE runs each action of the API as a task and keeps who started it (the task list's
- * `user`, PVE::RESTEnvironment::fork_worker): the answer is the task list.
+ * A question of who did something: "who deleted VM 100", "…, who did it?", "I want to see who
+ * did what", "which account did it", "by whom"; or a deed by someone unknown that no one owns up
+ * to ("somebody removed a VM and nobody admits it"). "who" asks only where a question or a clause
+ * opens, or after a verb of finding out: "the users who joined last week" is a relative clause.
+ * An action that runs in a worker (PVE::RESTEnvironment::fork_worker: a guest's creation, start,
+ * stop, migration, removal, a backup) is a task, and its UPID keeps the user who started it; the
+ * task list is the answer. Edits that run no worker (most settings) are in no task.
  */
-const DOER_QUESTION = /\bwho\s+(?:did|[a-z]+ed)\b|\bby whom\b|\bwhich (?:account|user)\b[^.?!]*\bdid\b/i;
-const UNOWNED_DEED = /\b(?:somebody|someone)\s+[a-z]+ed\b.*\b(?:nobody|no one)\b/i;
+/** A verb's past tense, not "did" ("which user did I give …" asks of something else). */
+const PAST = String.raw`(?:made|took|ran|shut|broke|(?!(?:ne|fe|se|spe)ed\b)[a-z]{2,}ed)\b`;
+const DOER_QUESTION = new RegExp(
+  String.raw`(?:^|[.,;:?!(]\s*|\b(?:see|know|find out|tell me|show me|figure out|check|learn|and|but)\s+)who\s+(?:did\b|${PAST})` +
+    String.raw`|\bby whom\b|\bwhich (?:account|user)\s+(?:did (?:it|this|that)\b|${PAST})`,
+  "i",
+);
+const UNOWNED_DEED = new RegExp(
+  String.raw`\b(?:somebody|someone)\s+${PAST}.*\b(?:nobody|no one)\s+(?:admits|owns up|knows|remembers|confesses|claims)\b`,
+  "i",
+);
 
 export function asksDoer(query: string): boolean {
   return DOER_QUESTION.test(query) || UNOWNED_DEED.test(query);

@@ -109,7 +109,7 @@ export interface SearchIndex {
   guestKind: Uint8Array;
   /** 1 for endpoints of one guest (the path holds {vmid}). */
   oneGuest: Uint8Array;
-  /** 1 for endpoints that take guests by their IDs in a parameter ("vm:100" of an HA resource, the `vms` of stopall). */
+  /** 1 for endpoints that take one guest by its ID in a parameter (an HA resource's "vm:100", the task list's `vmid` filter). */
   takesGuests: Uint8Array;
   /** 1 for one item of a collection: the path ends with a placeholder and one object comes back, not a list. */
   itemOfCollection: Uint8Array;
@@ -213,11 +213,6 @@ const IDENTIFIER_FIELDS = [
   "returnValue",
 ] as const;
 
-/**
- * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one
- * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
- * run-together names, so the schema's own words are read the same with or without docs.
- */
 /** The formats of a guest's ID (pve-common's PVE::JSONSchema, pve-ha-manager's PVE::HA::Tools). */
 const GUEST_ID_FORMATS = new Set(["pve-vmid", "pve-ha-resource-or-vm-id"]);
 /**
@@ -233,6 +228,11 @@ const takesGuest = (e: Endpoint) =>
       !(e.method === "POST" && p.format === "pve-vmid" && !p.optional),
   );
 
+/**
+ * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one
+ * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
+ * run-together names, so the schema's own words are read the same with or without docs.
+ */
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.

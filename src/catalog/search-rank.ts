@@ -61,3 +61,22 @@ export function unitsMissed(
   }
   return missing;
 }
+
+/**
+ * The terms the words typed say themselves, for unitsMissed: a word's stem, the API's own word
+ * for it (its group's lead, weight 1: "wipe" for "get rid of"), a part of it ("vnc" of noVNC),
+ * the kind of object a value names ("user" of carol@pve), the parts of a run-together name
+ * typed; not a lesser synonym ("chang" for "pending", 0.8).
+ */
+export function typedTerms(
+  concepts: readonly { terms: ReadonlyMap<string, number>; primaries: ReadonlySet<string>; names?: string }[],
+  compoundParts: readonly string[],
+): Set<string> {
+  const typed = new Set<string>(compoundParts);
+  for (const concept of concepts) {
+    for (const [t, w] of concept.terms)
+      if (w >= 1 || concept.primaries.has(t) || [...concept.primaries].some((p) => p.includes(t))) typed.add(t);
+    if (concept.names) typed.add(concept.names);
+  }
+  return typed;
+}

@@ -10,8 +10,8 @@ export interface EndpointFacts {
   guestKind: number;
   /** The path holds {vmid}. */
   oneGuest: boolean;
-  /** It takes guests by their IDs in a parameter (an HA resource's `sid`, stopall's `vms`). */
-  takesGuests?: boolean;
+  /** It takes one guest by its ID in a parameter (an HA resource's `sid`, the task list's `vmid` filter). */
+  takesGuests: boolean;
   /** One item of a collection (the path ends with a placeholder, one object comes back). */
   item: boolean;
   /** For a list whose items have an endpoint of their own: the stem of what it lists ("role" for /access/roles). */
@@ -193,7 +193,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.
   // An endpoint that takes the guest by its ID in a parameter (an HA resource's `sid`) is of that
   // guest too; creating one is not (its `vmid` is the new guest's).
-  const ofOneGuest = e.oneGuest || (!!e.takesGuests && !e.createsGuest);
+  const ofOneGuest = e.oneGuest || (e.takesGuests && !e.createsGuest);
   if (!ofOneGuest && q.namesGuest && (q.guest === "qemu" || q.guest === "lxc")) f *= FACTOR.notTheGuest;
   if (e.guestKind !== 0) {
     if ((q.guest === "qemu" && e.guestKind === 2) || (q.guest === "lxc" && e.guestKind === 1)) f *= FACTOR.otherGuest;

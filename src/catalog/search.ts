@@ -2,7 +2,7 @@ import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
 import { PATH_KINDS, valueTerm } from "./search-values.ts";
-import { diversify, listsBetter, unitsMissed } from "./search-rank.ts";
+import { diversify, listsBetter, typedTerms, unitsMissed } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import { scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
@@ -11,7 +11,7 @@ import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
 export { compoundsWith, guestFacet, statedMethod, tokenize } from "./search-tokens.ts";
-export { diversify, listsBetter, unitsMissed } from "./search-rank.ts";
+export { diversify, listsBetter, typedTerms, unitsMissed } from "./search-rank.ts";
 export { splitCompound } from "./search-terms.ts";
 
 /**
@@ -306,14 +306,7 @@ export function runSearch(
     if (concept.names) asked.add(concept.names);
   }
   for (const part of analysis.compoundParts) asked.add(part);
-  // The terms a word typed says itself: its stem, the API's spelling of it, a part of it ("vnc"
-  // of noVNC), the kind of object a value names; not a synonym of it.
-  const typedAsked = new Set<string>(analysis.compoundParts);
-  for (const concept of analysis.concepts) {
-    for (const [t, w] of concept.terms)
-      if (w >= 1 || concept.primaries.has(t) || [...concept.primaries].some((p) => p.includes(t))) typedAsked.add(t);
-    if (concept.names) typedAsked.add(concept.names);
-  }
+  const typedAsked = typedTerms(analysis.concepts, analysis.compoundParts);
   const pinned = hints.pinned ?? [];
   // A path typed need not be taken: "snapshot VM 100 before editing /etc/fstab", "convert VM 100
   // to a template, its disk is /var/lib/vz/images/100/base.qcow2".

@@ -19,6 +19,7 @@ const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
   method: "GET",
   guestKind: 0,
   oneGuest: false,
+  takesGuests: false,
   item: false,
   collectionOf: undefined,
   navigation: false,

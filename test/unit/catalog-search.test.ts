@@ -10,6 +10,7 @@ import {
   diversify,
   guestFacet,
   listsBetter,
+  typedTerms,
   unitsMissed,
   splitCompound,
   statedMethod,
@@ -187,6 +188,66 @@ describe("unitsMissed: the naming units no word of the query asks for", () => {
     ["the DELETE's own verb", [["revert"]], [], [], "revert", 0],
   ])("%s", (_, units, asked, typed, deletes, missing) => {
     expect(unitsMissed(units, new Set(asked), new Set(typed), deletes)).toBe(missing);
+  });
+});
+
+describe("typedTerms: the terms the words typed say themselves", () => {
+  const concept = (primaries: string[], terms: [string, number][], names?: string) => ({
+    primaries: new Set(primaries),
+    terms: new Map(terms),
+    ...(names ? { names } : {}),
+  });
+  test.each<[string, ReturnType<typeof concept>[], string[], string[]]>([
+    ["a word's stem", [concept(["pend"], [["pend", 1]])], [], ["pend"]],
+    // "pending": changes is a lesser synonym.
+    [
+      "not a lesser synonym",
+      [
+        concept(
+          ["pend"],
+          [
+            ["pend", 1],
+            ["chang", 0.8],
+          ],
+        ),
+      ],
+      [],
+      ["pend"],
+    ],
+    // "get rid of": the API's word for it leads its group.
+    [
+      "the API's own word",
+      [
+        concept(
+          [],
+          [
+            ["wipe", 1],
+            ["destroi", 1],
+            ["eras", 0.8],
+          ],
+        ),
+      ],
+      [],
+      ["wipe", "destroi"],
+    ],
+    [
+      "a part of a word typed",
+      [
+        concept(
+          ["novnc"],
+          [
+            ["novnc", 1],
+            ["vnc", 0.45],
+          ],
+        ),
+      ],
+      [],
+      ["novnc", "vnc"],
+    ],
+    ["the kind a value names", [concept(["#user"], [["#user", 1]], "user")], [], ["#user", "user"]],
+    ["a run-together name's parts", [], ["power", "dns"], ["power", "dns"]],
+  ])("%s", (_, concepts, parts, typed) => {
+    expect([...typedTerms(concepts, parts)].sort()).toEqual([...typed].sort());
   });
 });
 
@@ -1581,18 +1642,28 @@ describe("asksDoer: a question of who did something", () => {
     ["how do I find out which account did it", true],
     ["changed by whom?", true],
     ["somebody removed a VM yesterday and nobody admits it", true],
+    ["Who shut down VM 100?", true],
+    ["I want to see who did what", true],
+    ["which user deleted VM 210", true],
     // Who holds a right or is logged in now asks of no deed.
     ["who has access to what", false],
     ["who is currently logged in inside VM 140", false],
     ["who's online in the cluster", false],
+    // A relative clause: "who" after its noun.
+    ["delete the users who expired last month", false],
+    ["add the users who joined the ops team to group ops", false],
+    ["the admin who created pool dev left, delete the pool", false],
+    ["give read access on /vms to the auditors who need it", false],
+    ["which user did I give the PVEAdmin role to?", false],
     // A deed told by someone, with a request of its own.
     ["someone deleted /etc/hosts inside VM 120; I only need that one file back", false],
-    ["new users don't appear until someone clicks sync", false],
+    ["new users don't appear until someone clicked sync", false],
+    ["somebody locked VM 150 and now nobody can start it, unlock it", false],
   ])("%s: %p", (query, asks) => {
     expect(asksDoer(query)).toBe(asks);
   });
   test("a read of the task list, said", () => {
-    const analysis = analyzeQuery(buildSearchIndex([]), "did somebody change the firewall? who did it");
+    const analysis = analyzeQuery(buildSearchIndex([]), "did somebody stop VM 100? who did it");
     expect([analysis.method, analysis.methodStated]).toEqual(["GET", true]);
     expect(analysis.concepts.some((c) => c.primaries.has("task"))).toBe(true);
   });
