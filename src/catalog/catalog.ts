@@ -313,6 +313,7 @@ export class Catalog implements PathLookup {
       methodsOf: (template) =>
         (this.paths.get(template)?.methods ?? []).map((e) => this.idOf.get(`${e.method} ${e.path}`)!),
       cli: this.knowledge?.cli,
+      files: this.knowledge?.files,
       placeholders: this.placeholderNames,
       placeholderCalls: this.placeholderCalls,
     });

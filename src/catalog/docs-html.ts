@@ -44,7 +44,39 @@ export async function parseDocsPage(name: string, html: string): Promise<DocsPag
   const sections = collectSections(load, html, headings);
   await breathe();
   const definitions = [...collectDefinitions(load, html, headings), ...collectNestedLists(html)];
-  return { name, commands, examples, sections, definitions, acronyms: definedAcronyms(html) };
+  return {
+    name,
+    commands,
+    examples,
+    sections,
+    definitions,
+    acronyms: definedAcronyms(html),
+    files: describedFiles(load, html),
+  };
+}
+
+/** A table row of two cells, a monospaced name and a description ("storage.cfg" | "Proxmox VE storage configuration"). */
+const FILE_ROW =
+  /<tr>\s*<td[^>]*>\s*<p class="tableblock monospaced">([\s\S]*?)<\/p>\s*<\/td>\s*<td[^>]*>\s*<p class="tableblock">([\s\S]*?)<\/p>\s*<\/td>\s*<\/tr>/g;
+/** A file's name, maybe below folders, with placeholders and wildcards ("nodes/<NAME>/qemu-server/<VMID>.conf", "sdn/*"). */
+const FILE_NAME = /^(?=[^\s]*[./])[\w.*<>/-]+$/;
+/** Most files kept per page. */
+const MAX_FILES = 200;
+
+/**
+ * The files a page's tables describe, one per row: pmxcfs(8)'s "Files" of /etc/pve
+ * ("datacenter.cfg": "Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)").
+ * Found by asciidoc's fixed table markup; each cell is read by cheerio.
+ */
+function describedFiles(load: Cheerio["load"], html: string): (readonly [string, string])[] {
+  const text = (fragment: string) => flat(load(fragment, PARSE_OPTIONS, false).root().text());
+  const out: (readonly [string, string])[] = [];
+  for (const m of html.matchAll(FILE_ROW)) {
+    const file = text(m[1]!);
+    const description = text(m[2]!);
+    if (FILE_NAME.test(file) && description && out.length < MAX_FILES) out.push([file, description]);
+  }
+  return out;
 }
 
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();

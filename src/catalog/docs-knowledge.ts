@@ -47,6 +47,32 @@ export interface DocsKnowledge {
   mapped: { commands: number; endpoints: number };
   /** Acronyms the pages define. */
   acronyms: (readonly [string, string])[];
+  /** Files the pages describe, each with a test of whether a path typed ends with it. */
+  files: DescribedFile[];
+}
+
+/** A file the docs describe ("storage.cfg" of /etc/pve: "Proxmox VE storage configuration"). */
+export interface DescribedFile {
+  file: string;
+  description: string;
+  /** The page that describes it ("pmxcfs.8.html"). */
+  page: string;
+  /** Whether a path typed names this file: it ends with the file's name, a folder or the path's start before it. */
+  named: RegExp;
+}
+
+/**
+ * The test of whether a path typed names a file the docs describe: its placeholders
+ * ("<VMID>") stand for one path segment, a "*" for any part of one.
+ */
+export function fileNamePattern(file: string): RegExp {
+  const body = file
+    .split(/(<[A-Za-z_-]+>|\*)/)
+    .map((part) =>
+      part === "*" ? "[^/\\s]*" : /^<.+>$/.test(part) ? "[^/\\s]+" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"),
+    )
+    .join("");
+  return new RegExp(`(?:^|/)${body}$`, "i");
 }
 
 /** Most characters of docs text kept per endpoint, so a much-exemplified command does not match everything. */
@@ -204,6 +230,7 @@ export function buildDocsKnowledge(
     paramValues,
     mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
     acronyms: pages.flatMap((p) => p.acronyms ?? []),
+    files: describedFiles(pages),
   };
 }
 
@@ -274,6 +301,15 @@ export function readsLike(
   if (!best || best.fields.length < MIN_FIELDS_READ || runnerUp + LEAD_FIELDS_READ > best.fields.length)
     return undefined;
   return best;
+}
+
+/** Each file the pages describe, once (pmxcfs(8) and its chapter hold the same table). */
+function describedFiles(pages: readonly DocsPage[]): DescribedFile[] {
+  const byFile = new Map<string, DescribedFile>();
+  for (const page of pages)
+    for (const [file, description] of page.files ?? [])
+      if (!byFile.has(file)) byFile.set(file, { file, description, page: page.name, named: fileNamePattern(file) });
+  return [...byFile.values()];
 }
 
 /** Title words that name no resource: what a section is about, not what it is. */

@@ -34,6 +34,8 @@ export const DOCS_PAGES = [
   "chapter-sysadmin.html",
   "chapter-pvesdn.html",
   "chapter-notifications.html",
+  // The cluster file system: what each file of /etc/pve holds ("datacenter.cfg", "storage.cfg").
+  "pmxcfs.8.html",
 ] as const;
 
 /** The CLI tools whose man pages are read ("qm.1.html" documents qm). */

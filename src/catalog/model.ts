@@ -181,6 +181,8 @@ export interface DocsPage {
   definitions?: DocsDefinitions[];
   /** Acronyms the page defines ("Object Storage Daemon (OSD)"): [acronym, expansion], lower case. */
   acronyms?: (readonly [string, string])[];
+  /** Files a table describes ("datacenter.cfg": "Proxmox VE datacenter-wide configuration …"): [file, description]. */
+  files?: (readonly [string, string])[];
 }
 
 const IS_PLACEHOLDER = /^\{[^{}]+\}$/;

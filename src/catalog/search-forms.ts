@@ -2,7 +2,7 @@
 // ("qm set 100 --memory 4096", "ha-manager add vm:100"), a pvesh call ("pvesh get
 // /cluster/resources") or a literal API path ("GET /nodes/pve1/lxc/101/config"). The named
 // endpoint goes first; the rest of the ranking comes from the words as usual.
-import { longestCommand, PVESH_VERBS, type CliTable } from "./docs-knowledge.ts";
+import { longestCommand, PVESH_VERBS, type CliTable, type DescribedFile } from "./docs-knowledge.ts";
 import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
@@ -19,6 +19,8 @@ export interface FormContext {
   placeholders?: ReadonlySet<string>;
   /** A value the schema lists for a path placeholder with the segment after it ("pveproxy restart"). */
   placeholderCalls?: ReadonlySet<string>;
+  /** The files the docs describe (pmxcfs(8): /etc/pve's files). */
+  files?: readonly DescribedFile[] | undefined;
 }
 
 export interface RecognizedForm {
@@ -99,6 +101,8 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   const cli = ctx.cli;
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
   if (cli && at < 0 && !spellsCall(lower, ctx.placeholderCalls)) {
+    const file = describedFile(tokens, ctx.files);
+    if (file) return file;
     const shell = shellCommand(query, lower, cli, ctx);
     if (shell) return shell;
   }
@@ -179,6 +183,39 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
       `${called} calls ${describe(ctx.endpoints[pinned[0]!]!)} (from the ${mapping.command.split(" ")[0]} man page)`,
     ],
   };
+}
+
+/** Shell commands that print a file (coreutils, util-linux, less). */
+const FILE_READERS: ReadonlySet<string> = new Set(["cat", "less", "more", "head", "tail", "view"]);
+
+/**
+ * "cat /etc/pve/datacenter.cfg", "who edits storage.cfg": a file the docs describe, typed by
+ * its path or name, is what the docs say it is ("Proxmox VE datacenter-wide configuration
+ * (keyboard layout, proxy, …)"): those words are searched with the rest, at a lower weight.
+ */
+function describedFile(
+  tokens: readonly string[],
+  files: readonly DescribedFile[] | undefined,
+): RecognizedForm | undefined {
+  if (!files?.length) return undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!.replace(/[,;:!?)]+$/, "");
+    if (!/[./]/.test(token)) continue;
+    const found = files.find((f) => f.named.test(token));
+    if (!found) continue;
+    // "cat /etc/pve/storage.cfg": a command that prints a file reads it.
+    const words = tokens.map((t, k) => (k === i - 1 && FILE_READERS.has(t.toLowerCase()) ? "show" : t));
+    return {
+      pinned: [],
+      ordered: true,
+      query: [...words.slice(0, i), ...words.slice(i + 1)].join(" "),
+      // What the file is, without the asides in parentheses ("(keyboard layout, proxy, …)",
+      // "(prior to Proxmox VE 4.x, …)"), which name some of what it holds.
+      described: found.description.replace(/\s*\([^)]*\)/g, ""),
+      notes: [`${token} is "${found.description}" (${found.page})`],
+    };
+  }
+  return undefined;
 }
 
 /** "GET /cluster/status returns what it prints (Name, Nodes, Node ID, Quorate)". */

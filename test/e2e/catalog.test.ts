@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { existsSync, readFileSync } from "node:fs";
+import { DOCS_PAGES } from "../../src/catalog/docs-loader.ts";
 import { VIEWER_PATH } from "../../src/catalog/loader.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
 import { apidata, MINI_API, VIEWER_CODE } from "../support/catalog.ts";
@@ -91,7 +92,7 @@ describe("the built server", () => {
       ]);
       expect(answer.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/lxc/{vmid}/status/start" });
       const pages = fake.requests.filter((r) => r.path.startsWith("/pve-docs/") && r.path.endsWith(".html"));
-      expect(pages.length).toBe(18);
+      expect(pages.length).toBe(DOCS_PAGES.length);
       expect(pages.every((r) => r.headers.authorization === undefined)).toBe(true);
     },
     90_000,

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
+import { DOCS_PAGES } from "../../src/catalog/docs-loader.ts";
 import { CatalogLoader, VIEWER_PATH } from "../../src/catalog/loader.ts";
 import { silentLogger } from "../../src/log.ts";
 import { FakeProxmox } from "../fake/pve-fake.ts";
@@ -129,7 +130,9 @@ describe.skipIf(!present)("proxmox_search_endpoints on PVE 9.1", () => {
     expect(hits(result)[0]).toMatchObject({ method: "PUT", path: "/nodes/{node}/qemu/{vmid}/config" });
     expect(result.structuredContent).toMatchObject({
       docs: expect.stringMatching(
-        new RegExp(`^cluster ${fake.url}/pve-docs/ \\(18 pages; \\d+ CLI commands mapped to endpoints\\)$`),
+        new RegExp(
+          `^cluster ${fake.url}/pve-docs/ \\(${DOCS_PAGES.length} pages; \\d+ CLI commands mapped to endpoints\\)$`,
+        ),
       ),
       recognized: ["qm set calls PUT /nodes/{node}/qemu/{vmid}/config (from the qm man page)"],
     });

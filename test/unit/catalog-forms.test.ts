@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { parseDocsSetting } from "../../src/catalog/config.ts";
 import { parseDocsPage } from "../../src/catalog/docs-html.ts";
+import { fileNamePattern } from "../../src/catalog/docs-knowledge.ts";
 import { recognizeForm } from "../../src/catalog/search-forms.ts";
 import { besideSchema } from "../../src/catalog/loader.ts";
 import { isUnder } from "../../src/catalog/model.ts";
@@ -178,6 +179,7 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
       "pveceph.1.html",
       "chapter-sysadmin.html",
       "vzdump.1.html",
+      "pmxcfs.8.html",
     ])
       pages[page] = readFileSync(join(DOCS_DIR, page), "utf8");
   const catalog = present
@@ -223,6 +225,21 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     expect(first(catalog, query).first).toBe(expected);
   });
 
+  // A file of /etc/pve is what pmxcfs(8)'s table of files says it is.
+  test.each([
+    ["cat /etc/pve/datacenter.cfg", "GET /cluster/options"],
+    ["show ceph.conf", "GET /nodes/{node}/ceph/cfg/raw"],
+    ["what does /etc/pve/status.cfg hold", "GET /cluster/metrics/server"],
+    ["less /etc/pve/nodes/pve1/qemu-server/100.conf", "GET /nodes/{node}/qemu/{vmid}/config"],
+  ])("%s -> %s", (query, expected) => {
+    expect(first(catalog, query).first).toBe(expected);
+  });
+  test("a file of /etc/pve says what the docs call it", () => {
+    expect(first(catalog, "cat /etc/pve/datacenter.cfg").notes).toEqual([
+      '/etc/pve/datacenter.cfg is "Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)" (pmxcfs.8.html)',
+    ]);
+  });
+
   test("a tool named mid-sentence before a plain word is a noun there, not its command", () => {
     const { first: top, notes } = first(catalog, "print the guest config kept in a vzdump archive");
     expect(top).toBe("GET /nodes/{node}/vzdump/extractconfig");
@@ -243,6 +260,47 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     expect(top.every((hit) => hit.includes("{storage}"))).toBe(true);
   });
 });
+
+describe("fileNamePattern: whether a path typed names a file the docs describe", () => {
+  test.each<[string, string, boolean]>([
+    ["storage.cfg", "/etc/pve/storage.cfg", true],
+    ["storage.cfg", "storage.cfg", true],
+    ["storage.cfg", "/etc/pve/mystorage.cfg", false],
+    ["storage.cfg", "/etc/pve/storage.cfg.bak", false],
+    // A placeholder is one segment; "*" any part of one.
+    ["nodes/<NAME>/qemu-server/<VMID>.conf", "/etc/pve/nodes/pve1/qemu-server/100.conf", true],
+    ["nodes/<NAME>/qemu-server/<VMID>.conf", "/etc/pve/nodes/pve1/lxc/100.conf", false],
+    ["nodes/<NAME>/qemu-server/<VMID>.conf", "/etc/pve/nodes/a/b/qemu-server/100.conf", false],
+    ["sdn/*", "/etc/pve/sdn/zones.cfg", true],
+    ["sdn/*", "/etc/pve/sdn/zones/a.cfg", false],
+    ["priv/ceph*", "/etc/pve/priv/ceph.client.admin.keyring", true],
+    // The name's dots are dots.
+    ["user.cfg", "/etc/pve/userxcfg", false],
+  ])("%s, %s: %p", (file, typed, named) => {
+    expect(fileNamePattern(file).test(typed)).toBe(named);
+  });
+});
+
+describe.skipIf(!haveSharedData("the files pmxcfs(8) describes", DOCS_DIR))(
+  "the files a page's tables describe",
+  () => {
+    test("pmxcfs(8): each file of /etc/pve with its description", async () => {
+      const page = await parseDocsPage("pmxcfs.8.html", readFileSync(join(DOCS_DIR, "pmxcfs.8.html"), "utf8"));
+      const files = new Map(page.files);
+      expect(files.get("datacenter.cfg")).toBe("Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)");
+      expect(files.get("nodes/<NAME>/qemu-server/<VMID>.conf")).toBe("VM configuration data for KVM VMs");
+      expect(files.get(".members")).toBe("Info about cluster members");
+      expect(files.size).toBeGreaterThan(40);
+    });
+    test("a table of settings is no table of files (vm.swappiness = 10 has a space)", async () => {
+      const page = await parseDocsPage(
+        "chapter-sysadmin.html",
+        readFileSync(join(DOCS_DIR, "chapter-sysadmin.html"), "utf8"),
+      );
+      expect(page.files).toEqual([]);
+    });
+  },
+);
 
 describe("PROXMOX_DOCS", () => {
   test.each([[undefined], [""], ["on"], ["true"], ["auto"]])("%j: beside the schema", (value) => {
