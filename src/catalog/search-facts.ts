@@ -186,6 +186,28 @@ export function crossKindTwins(endpoints: readonly Endpoint[]): [number, number]
   return out;
 }
 
+/**
+ * The stems of what a read's summary says it returns: "Get IP addresses of the specified
+ * container interface." ip, address. None for a summary of another shape ("Execute
+ * network-get-interfaces.").
+ */
+export function summaryObject(summary: string, stems: Map<string, string>): string[] {
+  const m = /^(?:get|list|read|return)s?\s+(?:the\s+)?(.+?)(?:\s+(?:of|for|from|on|in|by|with|about)\b|[.(:,]|$)/i.exec(
+    summary,
+  );
+  return m
+    ? words(m[1]!)
+        .filter((w) => !STOPWORDS.has(w))
+        .map((w) => stem(w, stems))
+    : [];
+}
+
+/** Identity units with more words that stand for each (unitsMissed: only a word typed asks for those). */
+export function withStandIns(units: readonly string[][], standIns: readonly string[]): string[][] {
+  if (standIns.length === 0) return [...units];
+  return units.map((unit) => [...unit, ...standIns.filter((t) => !unit.includes(t))]);
+}
+
 /** A command of the guest agent: /nodes/{node}/qemu/{vmid}/agent and below. */
 export function isAgentCommand(e: Endpoint): boolean {
   return /\/agent(?:\/|$)/.test(e.path);

@@ -17,6 +17,8 @@ import {
   isNavigation,
   isSetter,
   crossKindTwins,
+  summaryObject,
+  withStandIns,
   itemKinds,
   mappingUses,
 } from "./search-facts.ts";
@@ -387,6 +389,12 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const nameWords = fieldsOf.map((f) => identifierWords(f.name[0] ?? ""));
   const namingKinds = kinds.item.map((item, id) => (item.length ? item : kinds.list[id]!));
   const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems, namingKinds);
+  // "which IP addresses does the agent report": a container's interfaces "Get IP addresses of the
+  // specified container interface"; a VM agent's network-get-interfaces, its twin, says the same.
+  for (const [a, b] of crossKindTwins(endpoints)) {
+    identity[a] = withStandIns(identity[a]!, summaryObject(summaries[b]!, stems));
+    identity[b] = withStandIns(identity[b]!, summaryObject(summaries[a]!, stems));
+  }
   const compounds = new Set<string>();
   const parameterStems = new Set<string>();
   for (const e of endpoints)

@@ -11,6 +11,8 @@ import {
   itemKinds,
   mappingUses,
   OWN_TWIN,
+  summaryObject,
+  withStandIns,
 } from "../../src/catalog/search-facts.ts";
 import { FACTOR, scoreFactor, type EndpointFacts, type QueryFacts } from "../../src/catalog/search-score.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
@@ -376,5 +378,37 @@ describe("mappingUses: a cluster-wide mapping in the words of the guest setting 
     expect(uses[2]).toEqual(["usb", "Configure an USB device."]);
     expect(uses[3]).toEqual([]);
     expect(uses[4]).toEqual([]);
+  });
+});
+
+describe("summaryObject: what a read's summary says it returns", () => {
+  test.each<[string, string[]]>([
+    ["Get IP addresses of the specified container interface.", ["ip", "address"]],
+    ["List available updates.", ["avail", "updat"]],
+    ["Read VM configuration.", ["vm", "configur"]],
+    ["Get the virtual machine configuration with both current and pending values.", ["virtual", "machin", "configur"]],
+    // Another shape says nothing of what comes back.
+    ["Execute network-get-interfaces.", []],
+    ["Create a new matcher", []],
+  ])("%s", (summary, object) => {
+    expect(summaryObject(summary, new Map())).toEqual(object);
+  });
+});
+
+describe("withStandIns: more words that stand for each naming unit", () => {
+  test.each<[string[][], string[], string[][]]>([
+    [
+      [["network"], ["interfac"]],
+      ["ip", "address"],
+      [
+        ["network", "ip", "address"],
+        ["interfac", "ip", "address"],
+      ],
+    ],
+    // A word already in the unit is not repeated.
+    [[["ip"]], ["ip", "address"], [["ip", "address"]]],
+    [[["statu"]], [], [["statu"]]],
+  ])("%j with %j", (units, standIns, out) => {
+    expect(withStandIns(units, standIns)).toEqual(out);
   });
 });

@@ -1525,6 +1525,13 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(withDocs!, query)[0]).toBe("POST /cluster/ha/resources");
   });
 
+  // A VM agent's network-get-interfaces returns what its container twin's summary says: IP addresses.
+  test.skipIf(!present)("get VM 150's IP addresses from the guest agent: the agent's interfaces first", () => {
+    expect(ranked(withDocs!, "get VM 150's IP addresses from the guest agent")[0]).toBe(
+      "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
+    );
+  });
+
   // A part of a run-together name is asked only by a word typed: "pending" may mean changes, it names no changelog.
   test
     .skipIf(!present)
