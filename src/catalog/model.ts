@@ -83,9 +83,16 @@ export function propertyStringKeys(p: ParameterInfo): Record<string, unknown> | 
   return items?.format && typeof items.format === "object" ? (items.format as Record<string, unknown>) : undefined;
 }
 
+const TRAILING_PLACEHOLDER = /\/\{[^{}]+\}$/;
+
+/** Whether a path is one item of a list: it ends with a placeholder ("/storage/{storage}"). */
+export function endsInPlaceholder(template: string): boolean {
+  return TRAILING_PLACEHOLDER.test(template);
+}
+
 /** The path of the list an item belongs to ("/storage/{storage}" -> "/storage"); a path without a trailing placeholder is itself. */
 export function collectionPath(template: string): string {
-  return template.replace(/\/\{[^{}]+\}$/, "");
+  return template.replace(TRAILING_PLACEHOLDER, "");
 }
 
 /** The {placeholder} names of a path template. */

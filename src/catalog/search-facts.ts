@@ -1,7 +1,7 @@
 // What the ranking knows about each endpoint besides its words: what it is named by, whether
 // it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
 // directory index. Read from the schema alone; the score factors (search-score.ts) use them.
-import { collectionPath, propertyStringKeys, type Endpoint } from "./model.ts";
+import { collectionPath, endsInPlaceholder, propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
 import { STOPWORDS, words } from "./text.ts";
@@ -88,7 +88,7 @@ export function isBulk(e: Endpoint): boolean {
 /** GET lists whose items have a GET: the stem of what they list. */
 export function collections(endpoints: readonly Endpoint[], stems: Map<string, string>): (string | undefined)[] {
   const itemGets = new Set(
-    endpoints.filter((e) => e.method === "GET" && /\/\{[^{}]+\}$/.test(e.path)).map((e) => collectionPath(e.path)),
+    endpoints.filter((e) => e.method === "GET" && endsInPlaceholder(e.path)).map((e) => collectionPath(e.path)),
   );
   return endpoints.map((e) => {
     if (e.method !== "GET" || !itemGets.has(e.path)) return undefined;
@@ -154,9 +154,8 @@ export function itemKinds(
   listValues: readonly (readonly string[])[] = [],
 ): { item: string[][]; list: string[][] } {
   const kindsOf = kindsByList(endpoints, listValues);
-  const isItem = (path: string) => collectionPath(path) !== path;
   return {
-    item: endpoints.map((e) => (isItem(e.path) ? (kindsOf.get(collectionPath(e.path)) ?? []) : [])),
+    item: endpoints.map((e) => (endsInPlaceholder(e.path) ? (kindsOf.get(collectionPath(e.path)) ?? []) : [])),
     list: endpoints.map((e) => (e.method === "GET" ? (kindsOf.get(e.path) ?? []) : [])),
   };
 }

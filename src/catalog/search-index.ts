@@ -1,6 +1,14 @@
 // Builds the search index: each endpoint a small document of weighted fields, plus the facts
 // about it that the score factors use (guest kind, item or collection, navigation, twins).
-import { collectionPath, kindEnumsOf, isDeprecated, placeholders, returnFields, type Endpoint } from "./model.ts";
+import {
+  collectionPath,
+  endsInPlaceholder,
+  kindEnumsOf,
+  isDeprecated,
+  placeholders,
+  returnFields,
+  type Endpoint,
+} from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, words } from "./text.ts";
@@ -362,7 +370,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const oneGuest = Uint8Array.from(endpoints, (e) => (e.path.includes("{vmid}") ? 1 : 0));
   const takesGuests = Uint8Array.from(endpoints, (e) => (takesGuest(e) ? 1 : 0));
   const itemOfCollection = Uint8Array.from(endpoints, (e) =>
-    /\}$/.test(e.path) && (e.returns as { type?: unknown } | undefined)?.type !== "array" ? 1 : 0,
+    endsInPlaceholder(e.path) && (e.returns as { type?: unknown } | undefined)?.type !== "array" ? 1 : 0,
   );
   const navigation = Uint8Array.from(endpoints, (e) => (isNavigation(e) ? 1 : 0));
   // The GETs below each path, one segment down.
