@@ -51,33 +51,47 @@ export async function parseDocsPage(name: string, html: string): Promise<DocsPag
     sections,
     definitions,
     acronyms: definedAcronyms(html),
-    files: describedFiles(load, html),
+    ...tabledFiles(load, html),
   };
 }
 
-/** A table row of two cells, a monospaced name and a description ("storage.cfg" | "Proxmox VE storage configuration"). */
-const FILE_ROW =
-  /<tr>\s*<td[^>]*>\s*<p class="tableblock monospaced">([\s\S]*?)<\/p>\s*<\/td>\s*<td[^>]*>\s*<p class="tableblock">([\s\S]*?)<\/p>\s*<\/td>\s*<\/tr>/g;
 /** A file's name, maybe below folders, with placeholders and wildcards ("nodes/<NAME>/qemu-server/<VMID>.conf", "sdn/*"). */
 const FILE_NAME = /^(?=[^\s]*[./])[\w.*<>/-]+$/;
-/** Most files kept per page. */
+/** A link's name: a folder of /etc/pve ("local", "qemu-server"). */
+const LINK_NAME = /^[\w.-]+$/;
+/** Most rows kept per page, and the longest table read (a bound against a page of nothing but tables). */
 const MAX_FILES = 200;
+const MAX_TABLE = 256 * 1024;
 
 /**
- * The files a page's tables describe, one per row: pmxcfs(8)'s "Files" of /etc/pve
- * ("datacenter.cfg": "Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)").
- * Found by asciidoc's fixed table markup; each cell is read by cheerio.
+ * The files a page's two-column tables name, one per row, with what the second cell says:
+ * pmxcfs(8)'s "Files" of /etc/pve ("datacenter.cfg": "Proxmox VE datacenter-wide configuration
+ * (keyboard layout, proxy, …)"), and its "Symbolic links", whose second cell is a path too
+ * ("qemu-server": "nodes/<LOCAL_HOST_NAME>/qemu-server/"). Each table is found by asciidoc's fixed
+ * markup and read by cheerio.
  */
-function describedFiles(load: Cheerio["load"], html: string): (readonly [string, string])[] {
-  const text = (fragment: string) => flat(load(fragment, PARSE_OPTIONS, false).root().text());
-  const out: (readonly [string, string])[] = [];
-  for (const m of html.matchAll(FILE_ROW)) {
-    const file = text(m[1]!);
-    const description = text(m[2]!);
-    if (FILE_NAME.test(file) && description && out.length < MAX_FILES) out.push([file, description]);
+function tabledFiles(load: Cheerio["load"], html: string): Pick<DocsPage, "files" | "fileLinks"> {
+  const files: (readonly [string, string])[] = [];
+  const fileLinks: (readonly [string, string])[] = [];
+  for (let at = html.indexOf(TABLE_START); at >= 0; at = html.indexOf(TABLE_START, at + 1)) {
+    const end = html.indexOf("</table>", at);
+    if (end < 0) break;
+    if (end - at > MAX_TABLE) continue;
+    const $ = load(html.slice(at, end + "</table>".length), PARSE_OPTIONS, false);
+    $("tr").each((_, row) => {
+      const cells = $(row).children("td");
+      if (cells.length !== 2 || !$(cells[0]).children("p").first().hasClass("monospaced")) return;
+      const name = flat($(cells[0]).text());
+      const second = $(cells[1]).children("p").first();
+      const said = flat($(cells[1]).text());
+      if (!said || files.length + fileLinks.length >= MAX_FILES) return;
+      if (second.hasClass("monospaced") && LINK_NAME.test(name)) fileLinks.push([name, said.split(" ")[0]!]);
+      else if (!second.hasClass("monospaced") && FILE_NAME.test(name)) files.push([name, said]);
+    });
   }
-  return out;
+  return { files, fileLinks };
 }
+const TABLE_START = '<table class="tableblock';
 
 const flat = (text: string) => text.replace(/\s+/g, " ").trim();
 

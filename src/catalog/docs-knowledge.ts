@@ -55,24 +55,87 @@ export interface DocsKnowledge {
 export interface DescribedFile {
   file: string;
   description: string;
-  /** The page that describes it ("pmxcfs.8.html"). */
+  /** The page that describes it ("chapter-pmxcfs.html"). */
   page: string;
-  /** Whether a path typed names this file: it ends with the file's name, a folder or the path's start before it. */
-  named: RegExp;
+  /** Its spellings: its own name, and through each link to a folder it is in ("qemu-server/<VMID>.conf"). */
+  spellings: string[];
 }
 
+/** A guest's ID is a number; any other placeholder one path segment. */
+const NUMERIC_PLACEHOLDERS = new Set(["<VMID>"]);
+
 /**
- * The test of whether a path typed names a file the docs describe: its placeholders
- * ("<VMID>") stand for one path segment, a "*" for any part of one.
+ * The test of whether a path typed names a file the docs describe: it ends with the file's
+ * name after a "/" or as a whole; a "<VMID>" stands for a number, another placeholder
+ * ("<NAME>") for one path segment, a "*" for any part of one.
  */
 export function fileNamePattern(file: string): RegExp {
   const body = file
     .split(/(<[A-Za-z_-]+>|\*)/)
     .map((part) =>
-      part === "*" ? "[^/\\s]*" : /^<.+>$/.test(part) ? "[^/\\s]+" : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"),
+      part === "*"
+        ? "[^/\\s]*"
+        : NUMERIC_PLACEHOLDERS.has(part)
+          ? "\\d+"
+          : /^<.+>$/.test(part)
+            ? "[^/\\s]+"
+            : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"),
     )
     .join("");
   return new RegExp(`(?:^|/)${body}$`, "i");
+}
+
+/** How much of a spelling is fixed: its literal characters, and a little for a number over any segment. */
+function specificity(spelling: string): number {
+  const parts = spelling.split(/(<[A-Za-z_-]+>|\*)/);
+  return parts.reduce(
+    (sum, part) => sum + (NUMERIC_PLACEHOLDERS.has(part) ? 0.5 : /^<.+>$|^\*$/.test(part) ? 0 : part.length),
+    0,
+  );
+}
+
+/**
+ * The file a path or name typed names ("/etc/pve/storage.cfg", "storage.cfg",
+ * "/etc/pve/qemu-server/100.conf"), the most specific when several do ("firewall/105.fw": the
+ * guest's firewall, not a node's). A path from the root is one of /etc/pve, where pmxcfs is
+ * mounted; a name may stand alone.
+ */
+export function fileNamed(typed: string, files: readonly DescribedFile[]): DescribedFile | undefined {
+  if (typed.startsWith("/") && !/^\/etc\/pve\//i.test(typed)) return undefined;
+  let best: { file: DescribedFile; score: number } | undefined;
+  for (const file of files)
+    for (const spelling of file.spellings) {
+      if (!fileNamePattern(spelling).test(typed)) continue;
+      const score = specificity(spelling);
+      if (!best || score > best.score) best = { file, score };
+    }
+  return best?.file;
+}
+
+/** A spelling with its placeholders alike, to compare folders ("nodes/<>/qemu-server"). */
+const shape = (path: string) => path.replace(/<[A-Za-z_-]+>/g, "<>").replace(/\/+$/, "");
+
+/**
+ * Each file the pages describe, once, with its spellings through the links to its folders
+ * (pmxcfs: "qemu-server" links to "nodes/<LOCAL_HOST_NAME>/qemu-server/", so
+ * "nodes/<NAME>/qemu-server/<VMID>.conf" is "qemu-server/<VMID>.conf" too).
+ */
+export function describedFiles(pages: readonly DocsPage[]): DescribedFile[] {
+  const links = pages.flatMap((p) => p.fileLinks ?? []);
+  const byFile = new Map<string, DescribedFile>();
+  for (const page of pages)
+    for (const [file, description] of page.files ?? []) {
+      if (byFile.has(file)) continue;
+      const spellings = [file];
+      for (const [link, target] of links) {
+        const folder = shape(target);
+        const segments = file.split("/");
+        for (let k = 1; k < segments.length; k++)
+          if (shape(segments.slice(0, k).join("/")) === folder) spellings.push([link, ...segments.slice(k)].join("/"));
+      }
+      byFile.set(file, { file, description, page: page.name, spellings });
+    }
+  return [...byFile.values()];
 }
 
 /** Most characters of docs text kept per endpoint, so a much-exemplified command does not match everything. */
@@ -301,15 +364,6 @@ export function readsLike(
   if (!best || best.fields.length < MIN_FIELDS_READ || runnerUp + LEAD_FIELDS_READ > best.fields.length)
     return undefined;
   return best;
-}
-
-/** Each file the pages describe, once (pmxcfs(8) and its chapter hold the same table). */
-function describedFiles(pages: readonly DocsPage[]): DescribedFile[] {
-  const byFile = new Map<string, DescribedFile>();
-  for (const page of pages)
-    for (const [file, description] of page.files ?? [])
-      if (!byFile.has(file)) byFile.set(file, { file, description, page: page.name, named: fileNamePattern(file) });
-  return [...byFile.values()];
 }
 
 /** Title words that name no resource: what a section is about, not what it is. */

@@ -34,8 +34,10 @@ export const DOCS_PAGES = [
   "chapter-sysadmin.html",
   "chapter-pvesdn.html",
   "chapter-notifications.html",
-  // The cluster file system: what each file of /etc/pve holds ("datacenter.cfg", "storage.cfg").
-  "pmxcfs.8.html",
+  // The cluster file system's chapter, for its tables of what each file of /etc/pve holds
+  // ("datacenter.cfg", "storage.cfg"); its man page has the same tables, and a SYNOPSIS of no
+  // command the API answers.
+  "chapter-pmxcfs.html",
 ] as const;
 
 /** The CLI tools whose man pages are read ("qm.1.html" documents qm). */

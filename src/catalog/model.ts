@@ -190,6 +190,8 @@ export interface DocsPage {
   acronyms?: (readonly [string, string])[];
   /** Files a table describes ("datacenter.cfg": "Proxmox VE datacenter-wide configuration …"): [file, description]. */
   files?: (readonly [string, string])[];
+  /** Folders a table says are links ("qemu-server": "nodes/<LOCAL_HOST_NAME>/qemu-server/"): [link, target]. */
+  fileLinks?: (readonly [string, string])[];
 }
 
 const IS_PLACEHOLDER = /^\{[^{}]+\}$/;

@@ -310,6 +310,23 @@ export function asksCause(query: string): boolean {
   return CAUSE_QUESTION.test(query);
 }
 
+/** A verb's past tense, not "did" ("which user did I give …" asks of something else); "exceed" and "need" are none. */
+const PAST = String.raw`(?:made|took|ran|shut|broke|set|put|sent|wrote|built|spun|(?![a-z]*eed\b)[a-z]{2,}ed)\b`;
+/** Where "who" asks: where a clause opens, or after a verb of finding out or a record ("the log of who …"). */
+const ASKING_WHO = String.raw`(?:^|[.;:?!(—–]\s*|\b(?:see|find(?: out)?|show(?: me)?|tell me|figure out|check|learn|list|ask|wonder|to know|log of|record of|audit of)\s+)`;
+const DOER_QUESTION = new RegExp(
+  String.raw`${ASKING_WHO}who\s+(?:did\b|${PAST})` +
+    // After a comma only as the sentence's last clause: ", who did it?", not "the admin, who created pool dev, left".
+    String.raw`|,\s*who\s+(?:did\b|${PAST})[^,]*$` +
+    String.raw`|\bby whom\b|\bwhich (?:account|user)\s+(?:did (?:it|this|that)\b|${PAST})`,
+  "i",
+);
+const UNOWNED_DEED = new RegExp(
+  String.raw`\b(?:somebody|someone)\s+${PAST}.*\b(?:nobody|no one)\s+(?:(?:will|would|wants to|has)\s+)?` +
+    String.raw`(?:admits?|admitted|owns? up|owned up|knows|remembers|confess(?:es|ed)?|claims?|claimed)\b`,
+  "i",
+);
+
 /**
  * A question of who did something: "who deleted VM 100", "…, who did it?", "I want to see who
  * did what", "which account did it", "by whom"; or a deed by someone unknown that no one owns up
@@ -319,18 +336,6 @@ export function asksCause(query: string): boolean {
  * stop, migration, removal, a backup) is a task, and its UPID keeps the user who started it; the
  * task list is the answer. Edits that run no worker (most settings) are in no task.
  */
-/** A verb's past tense, not "did" ("which user did I give …" asks of something else). */
-const PAST = String.raw`(?:made|took|ran|shut|broke|(?!(?:ne|fe|se|spe)ed\b)[a-z]{2,}ed)\b`;
-const DOER_QUESTION = new RegExp(
-  String.raw`(?:^|[.,;:?!(]\s*|\b(?:see|know|find out|tell me|show me|figure out|check|learn|and|but)\s+)who\s+(?:did\b|${PAST})` +
-    String.raw`|\bby whom\b|\bwhich (?:account|user)\s+(?:did (?:it|this|that)\b|${PAST})`,
-  "i",
-);
-const UNOWNED_DEED = new RegExp(
-  String.raw`\b(?:somebody|someone)\s+${PAST}.*\b(?:nobody|no one)\s+(?:admits|owns up|knows|remembers|confesses|claims)\b`,
-  "i",
-);
-
 export function asksDoer(query: string): boolean {
   return DOER_QUESTION.test(query) || UNOWNED_DEED.test(query);
 }

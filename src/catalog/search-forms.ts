@@ -2,7 +2,7 @@
 // ("qm set 100 --memory 4096", "ha-manager add vm:100"), a pvesh call ("pvesh get
 // /cluster/resources") or a literal API path ("GET /nodes/pve1/lxc/101/config"). The named
 // endpoint goes first; the rest of the ranking comes from the words as usual.
-import { longestCommand, PVESH_VERBS, type CliTable, type DescribedFile } from "./docs-knowledge.ts";
+import { fileNamed, longestCommand, PVESH_VERBS, type CliTable, type DescribedFile } from "./docs-knowledge.ts";
 import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
@@ -101,7 +101,8 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   const cli = ctx.cli;
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
   if (cli && at < 0 && !spellsCall(lower, ctx.placeholderCalls)) {
-    const file = describedFile(tokens, ctx.files);
+    // An API path typed is that path ("GET /cluster/sdn/vnets"), even where a file's name fits it.
+    const file = literalPath(tokens, ctx) ? undefined : describedFile(tokens, ctx.files);
     if (file) return file;
     const shell = shellCommand(query, lower, cli, ctx);
     if (shell) return shell;
@@ -189,9 +190,9 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
 const FILE_READERS: ReadonlySet<string> = new Set(["cat", "less", "more", "head", "tail", "view"]);
 
 /**
- * "cat /etc/pve/datacenter.cfg", "who edits storage.cfg": a file the docs describe, typed by
+ * "cat /etc/pve/datacenter.cfg", "what is in storage.cfg": a file the docs describe, typed by
  * its path or name, is what the docs say it is ("Proxmox VE datacenter-wide configuration
- * (keyboard layout, proxy, …)"): those words are searched with the rest, at a lower weight.
+ * (keyboard layout, proxy, …)"): those words are searched with the query, at a lower weight.
  */
 function describedFile(
   tokens: readonly string[],
@@ -199,23 +200,31 @@ function describedFile(
 ): RecognizedForm | undefined {
   if (!files?.length) return undefined;
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!.replace(/[,;:!?)]+$/, "");
+    const token = tokens[i]!.replace(/[,;:!?.)]+$/, "");
     if (!/[./]/.test(token)) continue;
-    const found = files.find((f) => f.named.test(token));
+    const found = fileNamed(token, files);
     if (!found) continue;
     // "cat /etc/pve/storage.cfg": a command that prints a file reads it.
     const words = tokens.map((t, k) => (k === i - 1 && FILE_READERS.has(t.toLowerCase()) ? "show" : t));
     return {
       pinned: [],
       ordered: true,
-      query: [...words.slice(0, i), ...words.slice(i + 1)].join(" "),
-      // What the file is, without the asides in parentheses ("(keyboard layout, proxy, …)",
-      // "(prior to Proxmox VE 4.x, …)"), which name some of what it holds.
-      described: found.description.replace(/\s*\([^)]*\)/g, ""),
+      // The file's own words stay ("sdn/zones.cfg": zones; "lxc/201.conf": the guest).
+      query: words.join(" "),
+      described: withoutAsides(found.description),
       notes: [`${token} is "${found.description}" (${found.page})`],
     };
   }
   return undefined;
+}
+
+/**
+ * What a file is, without the asides in parentheses that name some of what it holds or its
+ * history ("(keyboard layout, proxy, …)", "(prior to Proxmox VE 4.x, …)"); an acronym in
+ * parentheses stays ("(SDN)").
+ */
+export function withoutAsides(description: string): string {
+  return description.replace(/\s*\((?![A-Z]{2,}\))[^)]*\)/g, "");
 }
 
 /** "GET /cluster/status returns what it prints (Name, Nodes, Node ID, Quorate)". */

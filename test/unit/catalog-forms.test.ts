@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { parseDocsSetting } from "../../src/catalog/config.ts";
 import { parseDocsPage } from "../../src/catalog/docs-html.ts";
-import { fileNamePattern } from "../../src/catalog/docs-knowledge.ts";
-import { recognizeForm } from "../../src/catalog/search-forms.ts";
+import { describedFiles, fileNamed, fileNamePattern } from "../../src/catalog/docs-knowledge.ts";
+import { recognizeForm, withoutAsides } from "../../src/catalog/search-forms.ts";
 import { besideSchema } from "../../src/catalog/loader.ts";
 import { isUnder } from "../../src/catalog/model.ts";
 import { ConfigError } from "../../src/settings.ts";
@@ -149,6 +149,27 @@ describe("shell commands the docs show", () => {
     expect(recognizeForm(query, ctx)).toBeUndefined();
   });
 
+  test("a file of /etc/pve: its description when the docs have one, else the shell command as before", () => {
+    const files = describedFiles([
+      {
+        name: "chapter-pmxcfs.html",
+        commands: [],
+        examples: [],
+        sections: [],
+        files: [["storage.cfg", "Proxmox VE storage configuration"]],
+      },
+    ]);
+    const withFiles = { ...ctx, files };
+    const form = recognizeForm("cat /etc/pve/storage.cfg.", withFiles);
+    expect(form?.described).toBe("Proxmox VE storage configuration");
+    expect(form?.query).toBe("show /etc/pve/storage.cfg.");
+    expect(form?.notes).toEqual(['/etc/pve/storage.cfg is "Proxmox VE storage configuration" (chapter-pmxcfs.html)']);
+    // Without the chapter (not served, or a 404), no file is known.
+    expect(recognizeForm("cat /etc/pve/storage.cfg", ctx)).toBeUndefined();
+    // A path outside /etc/pve is no file of pmxcfs.
+    expect(recognizeForm("cat /root/storage.cfg", withFiles)).toBeUndefined();
+  });
+
   test("a value of a path placeholder with the segment after it spells an API call: the words search as they are", () => {
     const one = {
       ...ctx,
@@ -179,7 +200,7 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
       "pveceph.1.html",
       "chapter-sysadmin.html",
       "vzdump.1.html",
-      "pmxcfs.8.html",
+      "chapter-pmxcfs.html",
     ])
       pages[page] = readFileSync(join(DOCS_DIR, page), "utf8");
   const catalog = present
@@ -231,12 +252,19 @@ describe.skipIf(!present)("PVE 9.1 with its docs", async () => {
     ["show ceph.conf", "GET /nodes/{node}/ceph/cfg/raw"],
     ["what does /etc/pve/status.cfg hold", "GET /cluster/metrics/server"],
     ["less /etc/pve/nodes/pve1/qemu-server/100.conf", "GET /nodes/{node}/qemu/{vmid}/config"],
+    // Through the link to the node's own folder.
+    ["cat /etc/pve/qemu-server/100.conf", "GET /nodes/{node}/qemu/{vmid}/config"],
+    // An API path is that path, though "sdn/*" and "nodes/<NAME>/config" fit it.
+    ["GET /cluster/sdn/vnets", "GET /cluster/sdn/vnets"],
+    ["what does /nodes/pve1/config return", "GET /nodes/{node}/config"],
+    // The file's own words stay: zones.cfg holds the SDN zones.
+    ["cat /etc/pve/sdn/zones.cfg", "GET /cluster/sdn/zones"],
   ])("%s -> %s", (query, expected) => {
     expect(first(catalog, query).first).toBe(expected);
   });
   test("a file of /etc/pve says what the docs call it", () => {
     expect(first(catalog, "cat /etc/pve/datacenter.cfg").notes).toEqual([
-      '/etc/pve/datacenter.cfg is "Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)" (pmxcfs.8.html)',
+      '/etc/pve/datacenter.cfg is "Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)" (chapter-pmxcfs.html)',
     ]);
   });
 
@@ -281,26 +309,83 @@ describe("fileNamePattern: whether a path typed names a file the docs describe",
   });
 });
 
-describe.skipIf(!haveSharedData("the files pmxcfs(8) describes", DOCS_DIR))(
-  "the files a page's tables describe",
-  () => {
-    test("pmxcfs(8): each file of /etc/pve with its description", async () => {
-      const page = await parseDocsPage("pmxcfs.8.html", readFileSync(join(DOCS_DIR, "pmxcfs.8.html"), "utf8"));
-      const files = new Map(page.files);
-      expect(files.get("datacenter.cfg")).toBe("Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)");
-      expect(files.get("nodes/<NAME>/qemu-server/<VMID>.conf")).toBe("VM configuration data for KVM VMs");
-      expect(files.get(".members")).toBe("Info about cluster members");
-      expect(files.size).toBeGreaterThan(40);
-    });
-    test("a table of settings is no table of files (vm.swappiness = 10 has a space)", async () => {
-      const page = await parseDocsPage(
-        "chapter-sysadmin.html",
-        readFileSync(join(DOCS_DIR, "chapter-sysadmin.html"), "utf8"),
-      );
-      expect(page.files).toEqual([]);
-    });
-  },
-);
+describe("fileNamed: the file a path or name typed names", () => {
+  const pages = [
+    {
+      name: "chapter-pmxcfs.html",
+      commands: [],
+      examples: [],
+      sections: [],
+      files: [
+        ["storage.cfg", "Proxmox VE storage configuration"],
+        ["firewall/<NAME>.fw", "Firewall configuration for individual nodes"],
+        ["firewall/<VMID>.fw", "Firewall configuration for VMs and containers"],
+        ["nodes/<NAME>/qemu-server/<VMID>.conf", "VM configuration data for KVM VMs"],
+      ] as [string, string][],
+      fileLinks: [["qemu-server", "nodes/<LOCAL_HOST_NAME>/qemu-server/"]] as [string, string][],
+    },
+  ];
+  const files = describedFiles(pages);
+  test.each<[string, string | undefined]>([
+    ["/etc/pve/storage.cfg", "storage.cfg"],
+    ["storage.cfg", "storage.cfg"],
+    // A path from the root is one of /etc/pve.
+    ["/root/storage.cfg", undefined],
+    // The most specific: a number is a guest's ID.
+    ["/etc/pve/firewall/105.fw", "firewall/<VMID>.fw"],
+    ["/etc/pve/firewall/pve1.fw", "firewall/<NAME>.fw"],
+    ["/etc/pve/nodes/pve1/qemu-server/100.conf", "nodes/<NAME>/qemu-server/<VMID>.conf"],
+    // Through the link to the node's own folder.
+    ["/etc/pve/qemu-server/100.conf", "nodes/<NAME>/qemu-server/<VMID>.conf"],
+    ["/etc/pve/lxc/100.conf", undefined],
+  ])("%s: %p", (typed, file) => {
+    expect(fileNamed(typed, files)?.file).toBe(file);
+  });
+});
+
+describe("withoutAsides: what a file is, without the parentheses", () => {
+  test.each([
+    [
+      "Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)",
+      "Proxmox VE datacenter-wide configuration",
+    ],
+    [
+      "Corosync cluster configuration file (prior to Proxmox VE 4.x, this file was called cluster.conf)",
+      "Corosync cluster configuration file",
+    ],
+    // An acronym stays.
+    [
+      "Shared configuration files for Software Defined Networking (SDN)",
+      "Shared configuration files for Software Defined Networking (SDN)",
+    ],
+  ])("%s", (description, what) => {
+    expect(withoutAsides(description)).toBe(what);
+  });
+});
+
+describe.skipIf(!haveSharedData("the files pmxcfs describes", DOCS_DIR))("the files a page's tables describe", () => {
+  test("the pmxcfs chapter: each file of /etc/pve with its description, each link with its folder", async () => {
+    const page = await parseDocsPage(
+      "chapter-pmxcfs.html",
+      readFileSync(join(DOCS_DIR, "chapter-pmxcfs.html"), "utf8"),
+    );
+    const files = new Map(page.files);
+    expect(files.get("datacenter.cfg")).toBe("Proxmox VE datacenter-wide configuration (keyboard layout, proxy, …)");
+    expect(files.get("nodes/<NAME>/qemu-server/<VMID>.conf")).toBe("VM configuration data for KVM VMs");
+    expect(files.get(".members")).toBe("Info about cluster members");
+    expect(files.size).toBeGreaterThan(40);
+    expect(new Map(page.fileLinks).get("qemu-server")).toBe("nodes/<LOCAL_HOST_NAME>/qemu-server/");
+    // The chapter has no SYNOPSIS: pmxcfs is no CLI command here.
+    expect(page.commands).toEqual([]);
+  });
+  test("a table of settings is no table of files (vm.swappiness = 10 has a space)", async () => {
+    const page = await parseDocsPage(
+      "chapter-sysadmin.html",
+      readFileSync(join(DOCS_DIR, "chapter-sysadmin.html"), "utf8"),
+    );
+    expect(page.files).toEqual([]);
+  });
+});
 
 describe("PROXMOX_DOCS", () => {
   test.each([[undefined], [""], ["on"], ["true"], ["auto"]])("%j: beside the schema", (value) => {

@@ -1652,6 +1652,11 @@ describe("asksDoer: a question of who did something", () => {
     ["Who shut down VM 100?", true],
     ["I want to see who did what", true],
     ["which user deleted VM 210", true],
+    ["find who deleted container 300", true],
+    ["the audit log of who did what", true],
+    ["VM 100 stopped overnight — who stopped it?", true],
+    ["who set VM 100 to protected", true],
+    ["someone deleted VM 104 and nobody admitted it", true],
     // Who holds a right or is logged in now asks of no deed.
     ["who has access to what", false],
     ["who is currently logged in inside VM 140", false],
@@ -1662,6 +1667,9 @@ describe("asksDoer: a question of who did something", () => {
     ["the admin who created pool dev left, delete the pool", false],
     ["give read access on /vms to the auditors who need it", false],
     ["which user did I give the PVEAdmin role to?", false],
+    ["the admin, who created pool dev, left the company", false],
+    ["which user exceed the quota", false],
+    ["I know who deleted it, now restore VM 100", false],
     // A deed told by someone, with a request of its own.
     ["someone deleted /etc/hosts inside VM 120; I only need that one file back", false],
     ["new users don't appear until someone clicked sync", false],
