@@ -59,6 +59,8 @@ export interface DescribedFile {
   page: string;
   /** Its spellings: its own name, and through each link to a folder it is in ("qemu-server/<VMID>.conf"). */
   spellings: string[];
+  /** Per spelling, its test (fileNamePattern) and how much of it is fixed. */
+  tests: { pattern: RegExp; specificity: number }[];
 }
 
 /** A guest's ID is a number; any other placeholder one path segment. */
@@ -104,11 +106,8 @@ export function fileNamed(typed: string, files: readonly DescribedFile[]): Descr
   if (typed.startsWith("/") && !/^\/etc\/pve\//i.test(typed)) return undefined;
   let best: { file: DescribedFile; score: number } | undefined;
   for (const file of files)
-    for (const spelling of file.spellings) {
-      if (!fileNamePattern(spelling).test(typed)) continue;
-      const score = specificity(spelling);
-      if (!best || score > best.score) best = { file, score };
-    }
+    for (const { pattern, specificity } of file.tests)
+      if (pattern.test(typed) && (!best || specificity > best.score)) best = { file, score: specificity };
   return best?.file;
 }
 
@@ -133,7 +132,11 @@ export function describedFiles(pages: readonly DocsPage[]): DescribedFile[] {
         for (let k = 1; k < segments.length; k++)
           if (shape(segments.slice(0, k).join("/")) === folder) spellings.push([link, ...segments.slice(k)].join("/"));
       }
-      byFile.set(file, { file, description, page: page.name, spellings });
+      const tests = spellings.map((spelling) => ({
+        pattern: fileNamePattern(spelling),
+        specificity: specificity(spelling),
+      }));
+      byFile.set(file, { file, description, page: page.name, spellings, tests });
     }
   return [...byFile.values()];
 }
