@@ -334,7 +334,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     }
     touched.length = 0;
   });
-  addSiblingTerms(endpoints, textTerms, ownTerms, postings);
+  const twins = crossKindTwins(endpoints);
+  addSiblingTerms(endpoints, twins, textTerms, ownTerms, postings);
   // The kinds of value each endpoint takes ("#volume"), for values typed in a query.
   endpoints.forEach((e, id) => {
     for (const [kind, where] of endpointValueKinds(e))
@@ -399,7 +400,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems, namingKinds);
   // "which IP addresses does the agent report": a container's interfaces "Get IP addresses of the
   // specified container interface"; a VM agent's network-get-interfaces, its twin, says the same.
-  for (const [a, b] of crossKindTwins(endpoints)) {
+  for (const [a, b] of twins) {
     identity[a] = withStandIns(identity[a]!, summaryObject(summaries[b]!, stems));
     identity[b] = withStandIns(identity[b]!, summaryObject(summaries[a]!, stems));
   }
@@ -488,6 +489,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
  */
 function addSiblingTerms(
   endpoints: readonly Endpoint[],
+  pairs: readonly (readonly [number, number])[],
   textTerms: readonly (readonly (readonly number[])[])[][],
   ownTerms: readonly Set<number>[],
   postings: Postings,
@@ -497,7 +499,7 @@ function addSiblingTerms(
     const key = collectionPath(e.path);
     resources.set(key, [...(resources.get(key) ?? []), id]);
   });
-  const twins = new Set<readonly number[]>(crossKindTwins(endpoints));
+  const twins = new Set<readonly number[]>(pairs);
   for (const members of [...resources.values(), ...twins]) {
     if (members.length < 2) continue;
     for (const id of members) {
