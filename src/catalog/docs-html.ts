@@ -65,7 +65,7 @@ const MAX_TABLE = 256 * 1024;
 
 /**
  * The files a page's two-column tables name, one per row, with what the second cell says:
- * pmxcfs(8)'s "Files" of /etc/pve ("datacenter.cfg": "Proxmox VE datacenter-wide configuration
+ * the pmxcfs chapter's "Files" of /etc/pve ("datacenter.cfg": "Proxmox VE datacenter-wide configuration
  * (keyboard layout, proxy, …)"), and its "Symbolic links", whose second cell is a path too
  * ("qemu-server": "nodes/<LOCAL_HOST_NAME>/qemu-server/"). Each table is found by asciidoc's fixed
  * markup and read by cheerio.

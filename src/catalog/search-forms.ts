@@ -1,7 +1,9 @@
 // Queries that name their endpoint outright: a CLI command the docs map to an endpoint
 // ("qm set 100 --memory 4096", "ha-manager add vm:100"), a pvesh call ("pvesh get
 // /cluster/resources") or a literal API path ("GET /nodes/pve1/lxc/101/config"). The named
-// endpoint goes first; the rest of the ranking comes from the words as usual.
+// endpoint goes first; the rest of the ranking comes from the words as usual. A shell command
+// the docs show, or a file of /etc/pve they describe, pins nothing: what the docs say of it is
+// searched with the words.
 import { fileNamed, longestCommand, PVESH_VERBS, type CliTable, type DescribedFile } from "./docs-knowledge.ts";
 import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
@@ -19,7 +21,7 @@ export interface FormContext {
   placeholders?: ReadonlySet<string>;
   /** A value the schema lists for a path placeholder with the segment after it ("pveproxy restart"). */
   placeholderCalls?: ReadonlySet<string>;
-  /** The files the docs describe (pmxcfs(8): /etc/pve's files). */
+  /** The files the docs describe (the pmxcfs chapter: the files of /etc/pve). */
   files?: readonly DescribedFile[] | undefined;
 }
 
