@@ -1516,14 +1516,12 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
   });
 
   // The guest named is the object of an endpoint that takes it by its ID (an HA resource's `sid`).
-  test
-    .skipIf(!present)
-    .each([
-      ["make VM 140 highly available"],
-      ["put VM 120 under HA so it gets restarted on another node if its host dies"],
-    ])("%s: the HA resource's creation first", (query) => {
-    expect(ranked(withDocs!, query)[0]).toBe("POST /cluster/ha/resources");
-  });
+  test.skipIf(!present).each([["make VM 512 highly available"], ["make container 233 highly available"]])(
+    "%s: the HA resource's creation first",
+    (query) => {
+      expect(ranked(withDocs!, query)[0]).toBe("POST /cluster/ha/resources");
+    },
+  );
 
   // A VM agent's network-get-interfaces returns what its container twin's summary says: IP addresses.
   test.skipIf(!present)("get VM 150's IP addresses from the guest agent: the agent's interfaces first", () => {
@@ -1541,7 +1539,7 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
   // A part of a run-together name is asked only by a word typed: "pending" may mean changes, it names no changelog.
   test
     .skipIf(!present)
-    .each([["are there package updates pending on pve2?"], ["is there any pending package update on hv3"]])(
+    .each([["are any package updates pending for node hv5"], ["is there any pending package update on hv3"]])(
     "%s: the list of updates first",
     (query) => {
       expect(ranked(withDocs!, query)[0]).toBe("GET /nodes/{node}/apt/update");
