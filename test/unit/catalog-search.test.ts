@@ -1648,11 +1648,11 @@ describe("the plural of a verb's noun is no verb of a request", () => {
 
 describe("asksDoer: a question of who did something", () => {
   test.each<[string, boolean]>([
-    ["somebody deleted a VM last night, who did it?", true],
+    ["somebody deleted VM 310 last night, who did it?", true],
     ["who removed container 412", true],
     ["how do I find out which account did it", true],
     ["changed by whom?", true],
-    ["somebody removed a VM yesterday and nobody admits it", true],
+    ["somebody removed a container on Friday and nobody admits it", true],
     ["Who shut down VM 100?", true],
     ["I want to see who did what", true],
     ["which user deleted VM 210", true],
