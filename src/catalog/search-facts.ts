@@ -75,17 +75,9 @@ export function isSetter(e: Endpoint): boolean {
   if (e.method === "PUT") return true;
   return (
     e.method === "POST" &&
-    (setsByName(e) || /^(create|add|update|change|set|write|register|generate)\b/i.test(e.description))
+    (/^(create|add|new|update|change|set|write|register|generate)(_|$|[a-z])/.test(e.name) ||
+      /^(create|add|update|change|set|write|register|generate)\b/i.test(e.description))
   );
-}
-
-/**
- * A handler named for creating, adding or changing (create_vm, update_vm_async, set_options):
- * its parameters are the settings of what it makes or changes. Not an action's options, though
- * its description may say it creates (clone_vm: "Create a copy of virtual machine/template.").
- */
-export function setsByName(e: Endpoint): boolean {
-  return /^(create|add|new|update|change|set|write|register|generate)(_|$|[a-z])/.test(e.name);
 }
 
 /** A write on every guest at once: "Start all VMs and containers located on this node", "Bulk shutdown all guests". */

@@ -24,7 +24,6 @@ import {
   isBulk,
   isNavigation,
   isSetter,
-  setsByName,
   crossKindTwins,
   summaryObject,
   withStandIns,
@@ -76,8 +75,6 @@ export interface SearchIndex {
   settings: Uint16Array;
   /** 1 for endpoints that set things (PUT, or a POST that creates, adds or changes) rather than act. */
   setter: Uint8Array;
-  /** 1 for endpoints whose handler is named for creating or changing (create_vm, set_options; not clone_vm). */
-  setsByName: Uint8Array;
   /** Where an endpoint acts: the cluster (/cluster), one node (/nodes/{node}, its guests too), or elsewhere. */
   scope: ("cluster" | "node" | "other")[];
   /** 1 for endpoints acting on every guest at once (startall, bulk-action). */
@@ -430,7 +427,6 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     placeholders: endpoints.map((e) => placeholders(e.path)),
     params: buildParamDocs(endpoints, terms, postings, docs?.paramValues, lastSegmentStems),
     setter: Uint8Array.from(endpoints, (e) => (isSetter(e) ? 1 : 0)),
-    setsByName: Uint8Array.from(endpoints, (e) => (setsByName(e) ? 1 : 0)),
     settings: Uint16Array.from(endpoints, (e) => Object.keys(e.parameters).length),
     scope: endpoints.map((e) =>
       e.path.startsWith("/cluster") ? "cluster" : e.path.startsWith("/nodes/{node}") ? "node" : "other",

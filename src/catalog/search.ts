@@ -320,11 +320,6 @@ export function runSearch(
   const reversed = new Set(
     analysis.concepts.filter((c) => c.verb).flatMap((c) => [...c.primaries].map((t) => `un${t}`)),
   );
-  // A setting the query names says what an endpoint of many settings is for ("mount point": a
-  // container's config), whatever it is called; not what an action with many options is for
-  // ("add VM 140 to pool dev" is no clone, though a clone takes the pool of the new VM).
-  const namedBySetting = (id: number) =>
-    lift[id]! > 0 && index.settings[id]! >= MANY_SETTINGS && index.setsByName[id] === 1;
   const results: { id: number; score: number; rank: number }[] = [];
   for (let id = 0; id < n; id++) {
     if (scores[id] === 0 && !pinned.includes(id)) continue;
@@ -347,7 +342,10 @@ export function runSearch(
       creates: index.creates[id],
       navigation: index.navigation[id] === 1,
       websocket: index.websocket[id] === 1,
-      identityMiss: units.length && !namedBySetting(id) ? missing / units.length : 0,
+      // A setting the query names says what an endpoint of many settings is for ("mount point":
+      // a container's config), whatever the endpoint is called.
+      identityMiss:
+        units.length && !(lift[id]! > 0 && index.settings[id]! >= MANY_SETTINGS) ? missing / units.length : 0,
       scope: index.scope[id]!,
       bulk: index.bulk[id] === 1,
       agentTwin: index.agentTwin[id] === AGENT_TWIN,

@@ -11,7 +11,6 @@ import {
   itemKinds,
   mappingUses,
   OWN_TWIN,
-  setsByName,
   summaryObject,
   withStandIns,
 } from "../../src/catalog/search-facts.ts";
@@ -411,21 +410,5 @@ describe("withStandIns: more words that stand for each naming unit", () => {
     [[["statu"]], [], [["statu"]]],
   ])("%j with %j", (units, standIns, out) => {
     expect(withStandIns(units, standIns)).toEqual(out);
-  });
-});
-
-describe("setsByName: a handler named for creating or changing", () => {
-  const e = (name: string, method = "POST") => ({ method, name }) as unknown as Endpoint;
-  test.each<[string, boolean]>([
-    ["create_vm", true],
-    ["update_vm_async", true],
-    ["set_options", true],
-    ["createpool", true],
-    // An action with options, though its description says it creates ("Create a copy of virtual machine/template.").
-    ["clone_vm", false],
-    ["vzdump", false],
-    ["migrate_vm", false],
-  ])("%s: %p", (name, sets) => {
-    expect(setsByName(e(name))).toBe(sets);
   });
 });

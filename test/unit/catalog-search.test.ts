@@ -1530,12 +1530,6 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
-  // A setting named says what a settings endpoint is for, not what an action with options is:
-  // a clone takes the pool of the new VM, but adding guests to a pool is the pool's update.
-  test.skipIf(!present)("add VMs 400 to 405 to the lab pool: the pools' update first", () => {
-    expect(ranked(withDocs!, "add VMs 400 to 405 to the lab pool")[0]).toBe("PUT /pools");
-  });
-
   // A part of a run-together name is asked only by a word typed: "pending" may mean changes, it names no changelog.
   test
     .skipIf(!present)
