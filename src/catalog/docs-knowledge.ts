@@ -100,14 +100,20 @@ function specificity(spelling: string): number {
  * The file a path or name typed names ("/etc/pve/storage.cfg", "storage.cfg",
  * "/etc/pve/qemu-server/100.conf"), the most specific when several do ("firewall/105.fw": the
  * guest's firewall, not a node's). A path from the root is one of /etc/pve, where pmxcfs is
- * mounted; a name may stand alone.
+ * mounted, or one elsewhere under /etc with the name of a file at the top of /etc/pve; a name may
+ * stand alone.
  */
 export function fileNamed(typed: string, files: readonly DescribedFile[]): DescribedFile | undefined {
-  if (typed.startsWith("/") && !/^\/etc\/pve\//i.test(typed)) return undefined;
+  // Elsewhere under /etc, a file of pmxcfs's top folder by its name: /etc/ceph/ceph.conf links to
+  // it, /etc/corosync/corosync.conf is the node's copy of it.
+  const elsewhere = typed.startsWith("/") && !/^\/etc\/pve\//i.test(typed);
+  if (elsewhere && !/^\/etc\//i.test(typed)) return undefined;
   let best: { file: DescribedFile; score: number } | undefined;
-  for (const file of files)
+  for (const file of files) {
+    if (elsewhere && file.file.includes("/")) continue;
     for (const { pattern, specificity } of file.tests)
       if (pattern.test(typed) && (!best || specificity > best.score)) best = { file, score: specificity };
+  }
   return best?.file;
 }
 

@@ -310,19 +310,26 @@ export function asksCause(query: string): boolean {
   return CAUSE_QUESTION.test(query);
 }
 
-/** A verb's past tense, not "did" ("which user did I give …" asks of something else); "exceed" and "need" are none. */
-const PAST = String.raw`(?:made|took|ran|shut|broke|set|put|sent|wrote|built|spun|(?![a-z]*eed\b)[a-z]{2,}ed)\b`;
-/** Where "who" asks: where a clause opens, or after a verb of finding out or a record ("the log of who …"). */
-const ASKING_WHO = String.raw`(?:^|[.;:?!(—–]\s*|\b(?:see|find(?: out)?|show(?: me)?|tell me|figure out|check|learn|list|ask|wonder|to know|log of|record of|audit of)\s+)`;
+/**
+ * A verb's past tense, not "did" ("which user did I give …" asks of something else); of the words
+ * in -eed, only those that are pasts ("agreed", "freed"; not "exceed", "need", "proceed").
+ */
+const PAST = String.raw`(?:made|took|ran|shut|broke|set|put|sent|wrote|built|spun|reset|gave|brought|rebuilt|overwrote|(?!(?:exc|proc|succ|n|f|s|sp|bl|br|h|w|d|r|ind)eed\b)[a-z]{2,}ed)\b`;
+/**
+ * Where "who" asks: where a sentence or clause opens ("but who started it", "so who …"), or
+ * after a verb of finding out or a record ("do you know who …", "the log of who …").
+ */
+const ASKING_WHO = String.raw`(?:^["'“‘(]?|[.;:?!(—–"“]\s*|\s-\s+|\b(?:and|but|so|ok|then|see|find(?: out)?|show(?: me)?|tell me|figure out|check|learn|list|ask|wonder(?:ing)?|(?:you|anyone|anybody|we) know|to know|log of|record of|audit of)\s+)`;
 const DOER_QUESTION = new RegExp(
   String.raw`${ASKING_WHO}who\s+(?:did\b|${PAST})` +
-    // After a comma only as the sentence's last clause: ", who did it?", not "the admin, who created pool dev, left".
-    String.raw`|,\s*who\s+(?:did\b|${PAST})[^,]*$` +
-    String.raw`|\bby whom\b|\bwhich (?:account|user)\s+(?:did (?:it|this|that)\b|${PAST})`,
+    // After a comma unless a clause of the sentence's own follows, as after a relative clause:
+    // "…, who deleted it, and when?" asks; "the admin, who created pool dev, left" does not.
+    String.raw`|,\s*who\s+(?:did\b|${PAST})(?![^,]*,\s*(?!(?:and|or|but|when|why|how|where|what)\b)[a-z])` +
+    String.raw`|\bby whom\b|\b(?:which|what) (?:accounts?|users?)\s+(?:did (?:it|this|that)\b|${PAST})`,
   "i",
 );
 const UNOWNED_DEED = new RegExp(
-  String.raw`\b(?:somebody|someone)\s+${PAST}.*\b(?:nobody|no one)\s+(?:(?:will|would|wants to|has)\s+)?` +
+  String.raw`\b(?:somebody|someone)\s+(?:(?:[a-z]+ly|just|has)\s+)?${PAST}.*\b(?:nobody|no one)\s+(?:(?:will|would|wants to|has)\s+)?` +
     String.raw`(?:admits?|admitted|owns? up|owned up|knows|remembers|confess(?:es|ed)?|claims?|claimed)\b`,
   "i",
 );

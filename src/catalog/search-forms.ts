@@ -2,13 +2,14 @@
 // ("qm set 100 --memory 4096", "ha-manager add vm:100"), a pvesh call ("pvesh get
 // /cluster/resources") or a literal API path ("GET /nodes/pve1/lxc/101/config"). The named
 // endpoint goes first; the rest of the ranking comes from the words as usual. A shell command
-// the docs show, or a file of /etc/pve they describe, pins nothing: what the docs say of it is
-// searched with the words.
+// the docs show, or a file of /etc/pve they describe, is searched by what the docs say of it,
+// with the words (a shell command first pins the GET that returns what it prints, when one does).
 import { fileNamed, longestCommand, PVESH_VERBS, type CliTable, type DescribedFile } from "./docs-knowledge.ts";
 import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
 import { compactName, STOPWORDS } from "./text.ts";
+import { LXC_WORDS, QEMU_WORDS } from "./search-tokens.ts";
 import { HTTP_METHODS } from "../proxmox/calls.ts";
 
 export interface FormContext {
@@ -104,7 +105,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
   if (cli && at < 0 && !spellsCall(lower, ctx.placeholderCalls)) {
     // An API path typed is that path ("GET /cluster/sdn/vnets"), even where a file's name fits it.
-    const file = literalPath(tokens, ctx) ? undefined : describedFile(tokens, ctx.files);
+    const file = literalPath(tokens, ctx) ? undefined : describedFile(tokens, ctx);
     if (file) return file;
     const shell = shellCommand(query, lower, cli, ctx);
     if (shell) return shell;
@@ -196,28 +197,45 @@ const FILE_READERS: ReadonlySet<string> = new Set(["cat", "less", "more", "head"
  * its path or name, is what the docs say it is ("Proxmox VE datacenter-wide configuration
  * (keyboard layout, proxy, …)"): those words are searched with the query, at a lower weight.
  */
-function describedFile(
-  tokens: readonly string[],
-  files: readonly DescribedFile[] | undefined,
-): RecognizedForm | undefined {
-  if (!files?.length) return undefined;
+function describedFile(tokens: readonly string[], ctx: FormContext): RecognizedForm | undefined {
+  if (!ctx.files?.length) return undefined;
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!.replace(/[,;:!?.)]+$/, "");
+    const token = tokens[i]!.replace(/^["'(]+|[,;:!?.)"']+$/g, "").replace(/^file:\/\//i, "");
     if (!/[./]/.test(token)) continue;
-    const found = fileNamed(token, files);
+    // "GET cluster/sdn/vnets": an API path without its first slash is still that path.
+    if (!token.startsWith("/") && pathEndpoints(`/${token}`, undefined, ctx)) continue;
+    const found = fileNamed(token, ctx.files);
     if (!found) continue;
     // "cat /etc/pve/storage.cfg": a command that prints a file reads it.
-    const words = tokens.map((t, k) => (k === i - 1 && FILE_READERS.has(t.toLowerCase()) ? "show" : t));
+    const before = tokens.slice(0, i).map((t, k) => (k === i - 1 && FILE_READERS.has(t.toLowerCase()) ? "show" : t));
     return {
       pinned: [],
       ordered: true,
-      // The file's own words stay ("sdn/zones.cfg": zones; "lxc/201.conf": the guest).
-      query: words.join(" "),
+      // The file's own words stay, without where pmxcfs is mounted ("sdn/zones.cfg": sdn zones;
+      // "firewall/105.fw": a guest's).
+      query: [...before, ...fileWords(token, found), ...tokens.slice(i + 1)].join(" "),
       described: withoutAsides(found.description),
       notes: [`${token} is "${found.description}" (${found.page})`],
     };
   }
   return undefined;
+}
+
+/**
+ * The words of a file's path below /etc/pve, its extension left out: "/etc/pve/sdn/zones.cfg"
+ * sdn zones. A number where the file's name has <VMID> is a guest's ("firewall/105.fw":
+ * firewall guest 105).
+ */
+export function fileWords(typed: string, file: DescribedFile): string[] {
+  const below = typed.replace(/^\/etc\/pve\//i, "").replace(/^\/+/, "");
+  const segments = below.split("/").filter(Boolean);
+  const guests = file.spellings.some((s) => s.includes("<VMID>"));
+  return segments.map((segment, k) => {
+    const stem = k === segments.length - 1 ? segment.replace(/\.[a-z0-9]+$/i, "") : segment;
+    // "lxc/101.conf": the folder already says whose number it is.
+    const kind = segments[k - 1]?.toLowerCase() ?? "";
+    return guests && /^\d+$/.test(stem) && !QEMU_WORDS.has(kind) && !LXC_WORDS.has(kind) ? `guest ${stem}` : stem;
+  });
 }
 
 /**
@@ -316,7 +334,8 @@ function leadIn(paragraph: string): string {
 function literalPath(tokens: readonly string[], ctx: FormContext): RecognizedForm | undefined {
   const without = (from: number, count: number) => [...tokens.slice(0, from), ...tokens.slice(from + count)].join(" ");
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
+    // "see /nodes/pve1/config,": the punctuation after a path is no part of it.
+    const token = tokens[i]!.replace(/[,;:!?.)]+$/, "");
     if (!/^(\/|https?:\/\/)/i.test(token) || /^\/+$/.test(token)) continue;
     const method = i > 0 && METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
     const found = pathEndpoints(token, method, ctx);

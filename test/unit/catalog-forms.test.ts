@@ -7,7 +7,7 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { parseDocsSetting } from "../../src/catalog/config.ts";
 import { parseDocsPage } from "../../src/catalog/docs-html.ts";
 import { describedFiles, fileNamed, fileNamePattern } from "../../src/catalog/docs-knowledge.ts";
-import { recognizeForm, withoutAsides } from "../../src/catalog/search-forms.ts";
+import { fileWords, recognizeForm, withoutAsides } from "../../src/catalog/search-forms.ts";
 import { besideSchema } from "../../src/catalog/loader.ts";
 import { isUnder } from "../../src/catalog/model.ts";
 import { ConfigError } from "../../src/settings.ts";
@@ -162,12 +162,24 @@ describe("shell commands the docs show", () => {
     const withFiles = { ...ctx, files };
     const form = recognizeForm("cat /etc/pve/storage.cfg.", withFiles);
     expect(form?.described).toBe("Proxmox VE storage configuration");
-    expect(form?.query).toBe("show /etc/pve/storage.cfg.");
+    // The file's words below /etc/pve stay, its extension left out.
+    expect(form?.query).toBe("show storage");
     expect(form?.notes).toEqual(['/etc/pve/storage.cfg is "Proxmox VE storage configuration" (chapter-pmxcfs.html)']);
     // Without the chapter (not served, or a 404), no file is known.
     expect(recognizeForm("cat /etc/pve/storage.cfg", ctx)).toBeUndefined();
     // A path outside /etc/pve is no file of pmxcfs.
     expect(recognizeForm("cat /root/storage.cfg", withFiles)).toBeUndefined();
+    // An API path without its first slash is still that path, not a file.
+    const apiCtx = {
+      ...withFiles,
+      files: describedFiles([{ name: "p", commands: [], examples: [], sections: [], files: [["sdn/*", "SDN"]] }]),
+      match: (path: string) =>
+        path === "/cluster/sdn/vnets" ? { template: "/cluster/sdn/vnets", params: {} } : undefined,
+      methodsOf: (t: string) => (t === "/cluster/sdn/vnets" ? [0] : []),
+      endpoints: [{ method: "GET", path: "/cluster/sdn/vnets" }] as never,
+    };
+    expect(recognizeForm("GET cluster/sdn/vnets", apiCtx)?.described).toBeUndefined();
+    expect(recognizeForm("cat /etc/pve/sdn/zones.cfg", apiCtx)?.described).toBe("SDN");
   });
 
   test("a value of a path placeholder with the segment after it spells an API call: the words search as they are", () => {
@@ -318,6 +330,7 @@ describe("fileNamed: the file a path or name typed names", () => {
       sections: [],
       files: [
         ["storage.cfg", "Proxmox VE storage configuration"],
+        ["ceph.conf", "Ceph configuration file (note: /etc/ceph/ceph.conf is a symbolic link to this)"],
         ["firewall/<NAME>.fw", "Firewall configuration for individual nodes"],
         ["firewall/<VMID>.fw", "Firewall configuration for VMs and containers"],
         ["nodes/<NAME>/qemu-server/<VMID>.conf", "VM configuration data for KVM VMs"],
@@ -329,8 +342,10 @@ describe("fileNamed: the file a path or name typed names", () => {
   test.each<[string, string | undefined]>([
     ["/etc/pve/storage.cfg", "storage.cfg"],
     ["storage.cfg", "storage.cfg"],
-    // A path from the root is one of /etc/pve.
+    // A path from the root is one of /etc/pve, or elsewhere under /etc a file of its top folder.
     ["/root/storage.cfg", undefined],
+    ["/etc/ceph/ceph.conf", "ceph.conf"],
+    ["/etc/ceph/firewall/105.fw", undefined],
     // The most specific: a number is a guest's ID.
     ["/etc/pve/firewall/105.fw", "firewall/<VMID>.fw"],
     ["/etc/pve/firewall/pve1.fw", "firewall/<NAME>.fw"],
@@ -340,6 +355,17 @@ describe("fileNamed: the file a path or name typed names", () => {
     ["/etc/pve/lxc/100.conf", undefined],
   ])("%s: %p", (typed, file) => {
     expect(fileNamed(typed, files)?.file).toBe(file);
+  });
+  test.each<[string, string[]]>([
+    ["/etc/pve/sdn/zones.cfg", ["sdn", "zones"]],
+    // A number where the name has <VMID> is a guest's, unless its folder says whose.
+    ["/etc/pve/firewall/105.fw", ["firewall", "guest 105"]],
+    ["/etc/pve/qemu-server/100.conf", ["qemu-server", "guest 100"]],
+    ["storage.cfg", ["storage"]],
+  ])("the words of %s: %j", (typed, words) => {
+    expect(
+      fileWords(typed, fileNamed(typed, files.concat(describedFiles([{ ...pages[0]!, files: [["sdn/*", "SDN"]] }])))!),
+    ).toEqual(words);
   });
 });
 
