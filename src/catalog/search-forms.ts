@@ -105,10 +105,10 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
   if (cli && at < 0 && !spellsCall(lower, ctx.placeholderCalls)) {
     // An API path typed is that path ("GET /cluster/sdn/vnets"), even where a file's name fits it.
-    const file = literalPath(tokens, ctx) ? undefined : describedFile(tokens, ctx);
+    const path = literalPath(tokens, ctx);
+    const file = path ? undefined : describedFile(tokens, ctx);
     if (file) return file;
-    const shell = shellCommand(query, lower, cli, ctx);
-    if (shell) return shell;
+    return shellCommand(query, lower, cli, ctx) ?? path;
   }
   if (!cli || at < 0 || lower[at] === "pvesh") return literalPath(tokens, ctx);
   const tool = cli.binaries.get(lower[at]!)!;
@@ -189,6 +189,9 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   };
 }
 
+/** "see /nodes/pve1/config,": the punctuation after a path is no part of it (quotes are gone already). */
+const withoutPunctuation = (token: string) => token.replace(/[,;:!?.)]+$/, "");
+
 /** Shell commands that print a file (coreutils, util-linux, less). */
 const FILE_READERS: ReadonlySet<string> = new Set(["cat", "less", "more", "head", "tail", "view"]);
 
@@ -200,7 +203,9 @@ const FILE_READERS: ReadonlySet<string> = new Set(["cat", "less", "more", "head"
 function describedFile(tokens: readonly string[], ctx: FormContext): RecognizedForm | undefined {
   if (!ctx.files?.length) return undefined;
   for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!.replace(/^["'(]+|[,;:!?.)"']+$/g, "").replace(/^file:\/\//i, "");
+    const token = withoutPunctuation(tokens[i]!)
+      .replace(/^\(+/, "")
+      .replace(/^file:\/\//i, "");
     if (!/[./]/.test(token)) continue;
     // "GET cluster/sdn/vnets": an API path without its first slash is still that path.
     if (!token.startsWith("/") && pathEndpoints(`/${token}`, undefined, ctx)) continue;
@@ -334,8 +339,7 @@ function leadIn(paragraph: string): string {
 function literalPath(tokens: readonly string[], ctx: FormContext): RecognizedForm | undefined {
   const without = (from: number, count: number) => [...tokens.slice(0, from), ...tokens.slice(from + count)].join(" ");
   for (let i = 0; i < tokens.length; i++) {
-    // "see /nodes/pve1/config,": the punctuation after a path is no part of it.
-    const token = tokens[i]!.replace(/[,;:!?.)]+$/, "");
+    const token = withoutPunctuation(tokens[i]!);
     if (!/^(\/|https?:\/\/)/i.test(token) || /^\/+$/.test(token)) continue;
     const method = i > 0 && METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
     const found = pathEndpoints(token, method, ctx);

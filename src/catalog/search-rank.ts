@@ -74,7 +74,8 @@ export function typedTerms(
 ): Set<string> {
   const typed = new Set<string>(compoundParts);
   for (const concept of concepts) {
-    for (const [t, w] of concept.terms) if (w >= 1 || [...concept.primaries].some((p) => p.includes(t))) typed.add(t);
+    const primaries = [...concept.primaries];
+    for (const [t, w] of concept.terms) if (w >= 1 || primaries.some((p) => p.includes(t))) typed.add(t);
     if (concept.names) typed.add(concept.names);
   }
   return typed;
