@@ -108,7 +108,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
     const path = literalPath(tokens, ctx);
     const file = path ? undefined : describedFile(tokens, ctx);
     if (file) return file;
-    return shellCommand(query, lower, cli, ctx) ?? path;
+    return shellCommand(query, lower, cli, ctx) ?? quotedShellCommand(query, cli, ctx) ?? path;
   }
   if (!cli || at < 0 || lower[at] === "pvesh") return literalPath(tokens, ctx);
   const tool = cli.binaries.get(lower[at]!)!;
@@ -323,6 +323,13 @@ function shellCommand(
       }the docs show it under "${nearest[0]!.title}", and these are the endpoints nearest to what they say of it`,
     ],
   };
+}
+
+/** "how do I do `ceph osd set noout` through the API": a shell command line quoted in a sentence. */
+function quotedShellCommand(query: string, cli: CliTable, ctx: FormContext): RecognizedForm | undefined {
+  const span = /[`"\u201c]([^`"\u201d]+)[`"\u201d]/.exec(query)?.[1];
+  const typed = span?.trim().toLowerCase().split(/\s+/) ?? [];
+  return typed.length ? shellCommand(query, typed, cli, ctx) : undefined;
 }
 
 /** Fewer words than this, and the sentence before an example only points at it ("Either via the Web UI or the CLI:"). */

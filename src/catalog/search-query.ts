@@ -165,6 +165,8 @@ interface Concept {
 /** The query's concepts, and the facts about it that the score factors read (search-score.ts). */
 export interface QueryAnalysis extends QueryFacts {
   concepts: Concept[];
+  /** Stems of the collections whose named item owns what is set ("snapshot" in "the notes of snapshot pre-upgrade"). */
+  owners?: ReadonlySet<string>;
   /**
    * Stems of the parts of the run-together names typed ("PowerDNS": power, dns): what they name
    * (a DNS plugin), though the parts are no words of the request. Only the endpoints' identity
@@ -385,6 +387,61 @@ function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
     }
   });
   return places;
+}
+
+/** Determiners that point at a thing both sides know: "the nightly backup job", "our webhook target". */
+const DEFINITE = new Set(["the", "this", "that"]);
+/** How many words a noun phrase may put between its determiner and its noun ("the nightly backup job"). */
+const PHRASE_WORDS = 3;
+
+/**
+ * The stems of the collections whose item a definite noun phrase names ("backup" in "exclude VM
+ * 100 from the nightly backup job", "storag" in "restrict the backup-nfs storage"): an item that
+ * exists, unless "new" says otherwise.
+ */
+export function definiteOf(
+  raw: readonly string[],
+  index: Pick<SearchIndex, "collectionStems" | "stems">,
+  query: string,
+): Set<string> {
+  const known = new Set<string>();
+  // "the host's PCI address": the determiner is the host's (queryChunks drops the "'s").
+  const possessors = new Set([...query.toLowerCase().matchAll(/([a-z0-9]+)'s?\b/g)].map((m) => m[1]!));
+  raw.forEach((w, i) => {
+    // "as the IPAM backend" names a role to play, not a thing that plays it.
+    if (!DEFINITE.has(w) || raw[i - 1] === "as") return;
+    for (const next of raw.slice(i + 1, i + 1 + PHRASE_WORDS)) {
+      if (NEW_OBJECT.has(next) || STOPWORDS.has(next) || PREPOSITIONS.has(next)) break;
+      const s = stem(next, index.stems);
+      // "the backup jobs": a plural asks for the list, not for one that exists.
+      if (index.collectionStems.has(s) && !(/[^s]s$/.test(next) && next !== s)) known.add(s);
+      if (possessors.has(next)) break;
+    }
+  });
+  return known;
+}
+
+/**
+ * The stems of the collections whose item, named by its name after "of", owns what the query
+ * sets ("snapshot" in "the description of snapshot pre-upgrade on VM 101").
+ */
+export function ownersOf(
+  raw: readonly string[],
+  index: Pick<SearchIndex, "collectionStems" | "stems">,
+  namedByName: ReadonlySet<string>,
+): Set<string> {
+  const owners = new Set<string>();
+  raw.forEach((w, i) => {
+    if (w !== "of") return;
+    for (const next of raw.slice(i + 1, i + 1 + PHRASE_WORDS)) {
+      const s = stem(next, index.stems);
+      if (index.collectionStems.has(s) && namedByName.has(s)) {
+        owners.add(s);
+        break;
+      }
+    }
+  });
+  return owners;
 }
 
 /**
@@ -925,6 +982,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     guestIsPlace,
     acts,
     places: placesOf(raw, index),
+    definite: definiteOf(raw, index, query),
+    owners: ownersOf(raw, index, namedByName),
     // A causative "make" makes nothing new ("make container 240 start at boot").
     // ... nor does one that puts a guest it names somewhere ("add VM 100 to HA").
     createVerb:

@@ -89,6 +89,8 @@ export interface QueryFacts {
   guestIsPlace: boolean;
   /** Stems of the kinds of object it adds something to ("group" in "add carol to the admins group"). */
   places?: ReadonlySet<string>;
+  /** Stems of the collections whose item a definite noun phrase names ("the nightly backup job"). */
+  definite?: ReadonlySet<string>;
   /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
   createVerb?: boolean;
   /** Stems of the lists it asks for whole: a collection's noun in the plural, or after "all"/"every". */
@@ -224,7 +226,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // "mark storage nfs1 as shared", "mark container 140 as protected": an object named by its
   // name or number exists unless the verb creates it.
   const namesExisting =
-    (e.creates !== undefined && !!q.namedByName?.has(e.creates)) || (e.createsGuest && q.namesGuest);
+    (e.creates !== undefined && (!!q.namedByName?.has(e.creates) || !!q.definite?.has(e.creates))) ||
+    (e.createsGuest && q.namesGuest);
   if (namesExisting && !q.createVerb) f *= FACTOR.createInExisting;
   // "share a host folder with VMs via virtiofs", "pass a GPU through to a VM": a guest is
   // created only when creating is said, whatever settings the creation takes.

@@ -164,7 +164,8 @@ function nameAfterCollection(index: SearchIndex, before: string | undefined, chu
     index.groupsOfWord.has(w) ||
     index.postings.has(stem(w, index.stems));
   // An adverb ("disable a storage temporarily") says how, it names nothing.
-  return !known(chunk) && !words(chunk).every(known) && !/ly$/.test(chunk);
+  // A hyphenated name may be run together from words ("storage backup-nfs", "pool dev-team").
+  return !known(chunk) && (chunk.includes("-") || !words(chunk).every(known)) && !/ly$/.test(chunk);
 }
 
 /**
