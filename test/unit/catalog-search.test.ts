@@ -29,13 +29,12 @@ import { respelled } from "../../src/catalog/search-terms.ts";
 import {
   analyzeQuery,
   asksPossibility,
-  definiteOf,
   introducesNewObject,
-  ownersOf,
   namesHostByName,
   pathValues,
 } from "../../src/catalog/search-query.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
+import { definiteOf, ownersOf } from "../../src/catalog/search-objects.ts";
 import { negatedFlags } from "../../src/catalog/search-index.ts";
 import {
   asksCause,

@@ -1,0 +1,188 @@
+// What the query's noun phrases say of the objects they name: where something goes ("to the
+// admins group"), what stays when something leaves it ("remove VM 100 from HA"), which items
+// exist ("the nightly backup job"), whose setting is changed ("the notes of snapshot
+// pre-upgrade") and which lists are asked whole ("every IP set"). Pure functions of the query's
+// words and the index's collection nouns.
+import { stem } from "./stem.ts";
+import { METHOD_HINTS } from "./synonyms.ts";
+import { STOPWORDS } from "./text.ts";
+import type { SearchIndex } from "./search-index.ts";
+import {
+  ALL_WORDS,
+  CLUSTER_WORDS,
+  DETERMINERS,
+  LXC_WORDS,
+  NODE_WORDS,
+  PREPOSITIONS,
+  QEMU_WORDS,
+} from "./search-tokens.ts";
+
+/** Words that make what follows a new object, not an existing one. */
+const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
+
+/** "to create", "to reboot": "to" before a verb that says a method marks an infinitive, not a place or a target. */
+export function infinitive(raw: readonly string[], at: number): boolean {
+  return raw[at] === "to" && METHOD_HINTS[raw[at + 1] ?? ""] !== undefined;
+}
+
+/** "VM 100", "container 200": a guest of one kind named by its number at `i`. */
+export function guestByNumber(raw: readonly string[], i: number): boolean {
+  return (QEMU_WORDS.has(raw[i] ?? "") || LXC_WORDS.has(raw[i] ?? "")) && /^\d+$/.test(raw[i + 1] ?? "");
+}
+
+/** The place a "from" or an "out of" at `at` names ("from the HA group": "ha"), if one does. */
+function placeLeft(raw: readonly string[], at: number): string | undefined {
+  const from = raw[at] === "from" ? at + 1 : raw[at] === "out" && raw[at + 1] === "of" ? at + 2 : -1;
+  if (from < 0) return undefined;
+  return DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
+}
+
+/** "add VM 100 to HA", "put container 200 into pool dev": a guest named by its number goes somewhere. */
+export function guestGoesTo(raw: readonly string[]): boolean {
+  return raw.some(
+    (_, i) => guestByNumber(raw, i) && (raw[i + 2] === "to" || raw[i + 2] === "into") && !infinitive(raw, i + 2),
+  );
+}
+
+/** Words for the whole system: what leaves it is gone ("remove the user from proxmox"). */
+const WHOLE_SYSTEM = new Set([...CLUSTER_WORDS, "proxmox", "pve", "system", "server", "host", "node"]);
+
+/** The collections of guests, one per kind (/nodes/{node}/qemu, /nodes/{node}/lxc). */
+const GUEST_KINDS = ["qemu", "lxc"];
+
+/** Whether what leaves the place a "from" names stays: not from a node, where it is, nor from the whole system, nor "from being removed". */
+function leavesAndStays(place: string | undefined): boolean {
+  return (
+    place !== undefined &&
+    !NODE_WORDS.has(place) &&
+    !WHOLE_SYSTEM.has(place) &&
+    !/\d/.test(place) &&
+    !/(?:ing|ed)$/.test(place)
+  );
+}
+
+/**
+ * The stems of the collections whose item the query names and keeps, so that deleting it steps
+ * back: a guest named by its number that leaves something ("remove VM 100 from HA", "take
+ * container 200 out of pool dev") or that something leaves ("remove the CD-ROM from VM 100"), and
+ * an item named by its name that leaves something ("remove user bob@pve from group admins").
+ */
+export function staying(raw: readonly string[], isName: (i: number) => boolean, index: SearchIndex): Set<string> {
+  const out = new Set<string>();
+  raw.forEach((w, i) => {
+    if (guestByNumber(raw, i)) {
+      const partLeaves = raw[i - 1] === "from" || (raw[i - 2] === "from" && DETERMINERS.has(raw[i - 1] ?? ""));
+      // The request deletes no guest of either kind: the one of the other kind is this one's twin.
+      if (partLeaves || leavesAndStays(placeLeft(raw, i + 2)))
+        for (const kind of GUEST_KINDS) out.add(stem(kind, index.stems));
+      return;
+    }
+    const s = stem(w, index.stems);
+    if (!index.collectionStems.has(s)) return;
+    // The name may be several words of a value ("bob@pve").
+    let j = i + 1;
+    while (j < raw.length && (isName(j) || /\d/.test(raw[j]!))) j++;
+    if (j > i + 1 && leavesAndStays(placeLeft(raw, j))) out.add(s);
+  });
+  return out;
+}
+
+/** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
+export function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
+  const places = new Set<string>();
+  raw.forEach((w, i) => {
+    // "to a Gotify server" names no existing one.
+    if ((w !== "to" && w !== "into") || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
+    for (const next of raw.slice(i + 1, i + 4)) {
+      const s = stem(next, index.stems);
+      if (index.collectionStems.has(s)) {
+        places.add(s);
+        break;
+      }
+    }
+  });
+  return places;
+}
+
+/**
+ * Determiners that point at a thing both sides know ("the nightly backup job"). Not a possessive:
+ * "our Gotify server", "my SMTP relay" are often outside Proxmox, where a new target points.
+ */
+const DEFINITE = new Set(["the", "this", "that"]);
+/** How many words a noun phrase may put between its determiner and its noun ("the nightly backup job"). */
+const PHRASE_WORDS = 3;
+
+/**
+ * The stems of the collections whose item a definite noun phrase names ("backup" in "exclude VM
+ * 100 from the nightly backup job", "storag" in "restrict the backup-nfs storage"): an item that
+ * exists, unless "new" says otherwise.
+ */
+export function definiteOf(
+  raw: readonly string[],
+  index: Pick<SearchIndex, "collectionStems" | "stems">,
+  query: string,
+): Set<string> {
+  const known = new Set<string>();
+  // "the host's PCI address": the determiner is the host's (queryChunks drops the "'s").
+  const possessors = new Set([...query.toLowerCase().matchAll(/([a-z0-9]+)'s?\b/g)].map((m) => m[1]!));
+  raw.forEach((w, i) => {
+    // "as the IPAM backend" names a role to play, not a thing that plays it.
+    if (!DEFINITE.has(w) || raw[i - 1] === "as") return;
+    for (const next of raw.slice(i + 1, i + 1 + PHRASE_WORDS)) {
+      if (NEW_OBJECT.has(next) || STOPWORDS.has(next) || PREPOSITIONS.has(next)) break;
+      const s = stem(next, index.stems);
+      // "the backup jobs": a plural asks for the list, not for one that exists.
+      if (index.collectionStems.has(s) && !(/[^s]s$/.test(next) && next !== s)) known.add(s);
+      if (possessors.has(next)) break;
+    }
+  });
+  return known;
+}
+
+/**
+ * The stems of the collections whose item, named by its name after "of", owns what the query
+ * sets ("snapshot" in "the description of snapshot pre-upgrade on VM 101").
+ */
+export function ownersOf(
+  raw: readonly string[],
+  index: Pick<SearchIndex, "collectionStems" | "stems">,
+  namedByName: ReadonlySet<string>,
+): Set<string> {
+  const owners = new Set<string>();
+  raw.forEach((w, i) => {
+    if (w !== "of") return;
+    for (const next of raw.slice(i + 1, i + 1 + PHRASE_WORDS)) {
+      const s = stem(next, index.stems);
+      if (index.collectionStems.has(s) && namedByName.has(s)) {
+        owners.add(s);
+        break;
+      }
+    }
+  });
+  return owners;
+}
+
+/**
+ * The lists a query asks for whole: a collection's noun in the plural ("which DNS challenge
+ * plugins"), after "all"/"every" ("every IP set"), or before a plural ("the backup jobs").
+ */
+export function listsAskedOf(raw: readonly string[], index: SearchIndex, isName: (i: number) => boolean): Set<string> {
+  const lists = new Set<string>();
+  raw.forEach((w, i) => {
+    const all = ALL_WORDS.has(raw[i - 1] ?? "") || ALL_WORDS.has(raw[i - 2] ?? "");
+    // "the IP sets", "every IP set": a collection's run-together noun, typed apart.
+    const joined = stem(w + (raw[i + 1] ?? ""), index.stems);
+    if (i + 1 < raw.length && index.collectionStems.has(joined) && (all || /[^s]s$/.test(raw[i + 1]!))) {
+      lists.add(joined);
+      return;
+    }
+    const s = stem(w, index.stems);
+    if (!index.collectionStems.has(s)) return;
+    const plural = w.length > s.length && /s$/.test(w) && !/ss$/.test(w);
+    // "the backup jobs": a plural right after the collection's noun is what it holds, in the plural.
+    const next = raw[i + 1] ?? "";
+    const headPlural = next.length > 3 && /[^s]s$/.test(next) && stem(next, index.stems) !== next && !isName(i + 1);
+    if (plural || all || headPlural) lists.add(s);
+  });
+  return lists;
+}
