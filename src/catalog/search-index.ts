@@ -485,7 +485,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
  * schedule", "backup job definition"). Each method also gets the others' summary and
  * description words, weakly and as not its own, so the method asked for decides among them.
  * So do a guest endpoint and its twin of the other kind of guest under another name, whose
- * words are its own: the same method says the same of the other kind.
+ * words are its own and weigh as its own summary: the same method says the same of the other
+ * kind ("Get IP addresses of the specified container interface" for the VM agent's
+ * network-get-interfaces, whose summary is only "Execute network-get-interfaces.").
  */
 function addSiblingTerms(
   endpoints: readonly Endpoint[],
@@ -510,7 +512,8 @@ function addSiblingTerms(
         for (const field of textTerms[other]!.slice(0, 2))
           for (const item of field) for (const t of item) if (!ownTerms[id]!.has(t)) extra.add(t);
       }
-      for (const t of extra) postings.add(t, id, FIELD.sibling, !twins.has(members));
+      const twin = twins.has(members);
+      for (const t of extra) postings.add(t, id, twin ? FIELD.summary : FIELD.sibling, !twin);
     }
   }
 }

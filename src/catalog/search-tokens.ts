@@ -101,10 +101,12 @@ export const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "mac
 /** "disks included", "its RAM included.": a participle after what comes along, closing its clause. */
 const INCLUDED = /^included[.,;:!?]*$/i;
 
-/** Whether the chunk at `k` ends a word or phrase of accompaniment: "including", "together with", "along with", "as well as". */
+/** Whether the chunk at `k` ends a word or phrase of accompaniment: "including", "together with", "along with", "as well as", "and its". */
 function accompanies(chunks: readonly string[], k: number): boolean {
   const word = (at: number) => (chunks[at] ?? "").toLowerCase();
   if (word(k) === "including") return true;
+  // "delete VM 999 and its disks": what the object has comes along with it.
+  if (word(k) === "and" && (word(k + 1) === "its" || word(k + 1) === "their")) return true;
   if (word(k) === "with") return word(k - 1) === "together" || word(k - 1) === "along";
   return word(k) === "as" && word(k - 1) === "well" && word(k - 2) === "as";
 }

@@ -1570,6 +1570,13 @@ describe("the fourteenth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // The summary of a guest endpoint's twin of the other kind weighs as its own.
+  test.skipIf(!present)("VM 88 has the guest agent running; show me its IP addresses: the agent's interfaces", () => {
+    expect(ranked(withDocs!, "VM 88 has the guest agent running; show me its IP addresses")[0]).toBe(
+      "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces",
+    );
+  });
+
   // A directory index is no answer when a path it lists says all it says and more.
   test.skipIf(!present)("which packages could be upgraded on hv2: the update list, not the apt index", () => {
     expect(ranked(withDocs!, "which packages could be upgraded on hv2")[0]).toBe("GET /nodes/{node}/apt/update");
@@ -2215,6 +2222,10 @@ describe("what comes along is said aside", () => {
     ["delete VM 130 together with its disks", ["its", "disks"]],
     ["delete VM 130 along with its disks", ["its", "disks"]],
     ["snapshot VM 88 as well as its RAM", ["its", "ram"]],
+    ["wipe container 512 and its volumes", ["its", "volumes"]],
+    ["list the OSDs of hv2 and their state", ["their", "state"]],
+    // "and" before anything but a possessive joins two objects of the request.
+    ["stop VM 7 and VM 8", []],
     ["Delete VM 707 entirely, disks included.", ["disks", "included"]],
     // "included" that closes no clause, or that the request asks about, is no accompaniment.
     ["which disks are included in backup job nightly", []],
