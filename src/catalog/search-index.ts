@@ -40,6 +40,8 @@ const FIELD = {
   paramName: 0.7,
   enumValue: 0.5,
   paramText: 0.15,
+  /** A read's required parameters say what it reads, as its description does (calibrated, fourteenth round). */
+  required: 1,
   returnName: 0.8,
   /** The values a returned field may take ("qemu", "lxc", "storage" for the items of /cluster/resources). */
   returnValue: 0.2,
@@ -164,6 +166,8 @@ interface Fields {
   paramName: string[];
   enumValue: string[];
   paramText: string[];
+  /** The descriptions of what a read requires (not in its path). */
+  required: string[];
   returnName: string[];
   returnValue: string[];
   usedBy: readonly string[];
@@ -193,6 +197,7 @@ function endpointFields(
     paramName: [],
     enumValue: [],
     paramText: [],
+    required: [],
     returnName: [],
     returnValue: [],
     usedBy,
@@ -203,7 +208,11 @@ function endpointFields(
     if (isDeprecated(p.description)) continue;
     fields.paramName.push(name);
     for (const value of p.enum ?? []) if (typeof value === "string") fields.enumValue.push(value);
-    if (p.description) fields.paramText.push(p.description);
+    if (!p.description) continue;
+    // What a read requires is what it reads: "Backup volume ID or name. Currently only PBS
+    // snapshots are supported." of file-restore/list's `volume`.
+    const read = e.method === "GET" && !p.optional && !e.path.includes(`{${name}}`);
+    (read ? fields.required : fields.paramText).push(p.description);
   }
   returnFields(e.returns, fields.returnName, fields.returnValue);
   // The values the docs define for its parameters count as the schema's own enum values.
@@ -211,7 +220,7 @@ function endpointFields(
   return fields;
 }
 
-const TEXT_FIELDS = ["summary", "description", "paramText", "usedBy"] as const;
+const TEXT_FIELDS = ["summary", "description", "paramText", "usedBy", "required"] as const;
 const PARAMETER_FIELDS: ReadonlySet<string> = new Set(["paramName", "enumValue", "paramText"]);
 const IDENTIFIER_FIELDS = [
   "lastSegment",
