@@ -108,7 +108,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
     const path = literalPath(tokens, ctx);
     const file = path ? undefined : describedFile(tokens, ctx);
     if (file) return file;
-    return shellCommand(query, lower, cli, ctx) ?? quotedShellCommand(query, cli, ctx) ?? path;
+    return shellCommand(query, lower, cli, ctx) ?? path ?? quotedShellCommand(query, cli, ctx);
   }
   if (!cli || at < 0 || lower[at] === "pvesh") return literalPath(tokens, ctx);
   const tool = cli.binaries.get(lower[at]!)!;
@@ -325,11 +325,17 @@ function shellCommand(
   };
 }
 
-/** "how do I do `ceph osd set noout` through the API": a shell command line quoted in a sentence. */
+/**
+ * "how do I do `ceph osd set noout` through the API": a shell command line in backticks, as
+ * code is quoted, inside a sentence. Other quotes hold values as often ('set the notes to "use
+ * the new NAS"'), and an API path typed comes first.
+ */
 function quotedShellCommand(query: string, cli: CliTable, ctx: FormContext): RecognizedForm | undefined {
-  const span = /[`"\u201c]([^`"\u201d]+)[`"\u201d]/.exec(query)?.[1];
-  const typed = span?.trim().toLowerCase().split(/\s+/) ?? [];
-  return typed.length ? shellCommand(query, typed, cli, ctx) : undefined;
+  for (const [, span] of query.matchAll(/`([^`]+)`/g)) {
+    const found = shellCommand(query, span!.trim().toLowerCase().split(/\s+/), cli, ctx);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Fewer words than this, and the sentence before an example only points at it ("Either via the Web UI or the CLI:"). */

@@ -106,37 +106,100 @@ export function placesOf(raw: readonly string[], index: SearchIndex): Set<string
 
 /**
  * Determiners that point at a thing both sides know ("the nightly backup job"). Not a possessive:
- * "our Gotify server", "my SMTP relay" are often outside Proxmox, where a new target points.
+ * "our Gotify server", "my SMTP relay" are often outside Proxmox, where a new target points; nor
+ * "that", which as often opens a clause ("ensure that replication runs").
  */
-const DEFINITE = new Set(["the", "this", "that"]);
+const DEFINITE = new Set(["the", "this"]);
 /** How many words a noun phrase may put between its determiner and its noun ("the nightly backup job"). */
 const PHRASE_WORDS = 3;
+/**
+ * Prepositions of a means, a way or a goal: "with the HA rule", "through the SMTP relay",
+ * "against the AD domain", "to the Gotify server", "as the IPAM backend". What they govern is
+ * used or pointed at, which a request may be creating ("pin VM 100 to pve1 through the HA rule").
+ */
+const MEANS = new Set([
+  "with",
+  "through",
+  "via",
+  "against",
+  "using",
+  "by",
+  "at",
+  "to",
+  "into",
+  "onto",
+  "for",
+  "like",
+  "as",
+]);
+/** "the host's PCI address", "the nodes' disks": the possessors a query names. */
+export function possessors(query: string): Set<string> {
+  return new Set(
+    [...query.toLowerCase().matchAll(/\b([a-z0-9]+)(?:'s|s')(?![a-z])/g)].map((m) =>
+      m[0].endsWith("'") ? `${m[1]}s` : m[1]!,
+    ),
+  );
+}
 
 /**
  * The stems of the collections whose item a definite noun phrase names ("backup" in "exclude VM
  * 100 from the nightly backup job", "storag" in "restrict the backup-nfs storage"): an item that
- * exists, unless "new" says otherwise.
+ * exists, unless "new" says otherwise. Words of names (`isName`) name no collection.
  */
 export function definiteOf(
   raw: readonly string[],
   index: Pick<SearchIndex, "collectionStems" | "stems">,
   query: string,
+  isName: (i: number) => boolean = () => false,
 ): Set<string> {
   const known = new Set<string>();
   // "the host's PCI address": the determiner is the host's (queryChunks drops the "'s").
-  const possessors = new Set([...query.toLowerCase().matchAll(/([a-z0-9]+)'s?\b/g)].map((m) => m[1]!));
+  const owners = possessors(query);
   raw.forEach((w, i) => {
-    // "as the IPAM backend" names a role to play, not a thing that plays it.
-    if (!DEFINITE.has(w) || raw[i - 1] === "as") return;
-    for (const next of raw.slice(i + 1, i + 1 + PHRASE_WORDS)) {
+    if (!DEFINITE.has(w) || MEANS.has(raw[i - 1] ?? "")) return;
+    for (let j = i + 1; j < Math.min(raw.length, i + 1 + PHRASE_WORDS); j++) {
+      const next = raw[j]!;
       if (NEW_OBJECT.has(next) || STOPWORDS.has(next) || PREPOSITIONS.has(next)) break;
       const s = stem(next, index.stems);
       // "the backup jobs": a plural asks for the list, not for one that exists.
-      if (index.collectionStems.has(s) && !(/[^s]s$/.test(next) && next !== s)) known.add(s);
-      if (possessors.has(next)) break;
+      if (!isName(j) && index.collectionStems.has(s) && !(/[^s]s$/.test(next) && next !== s)) known.add(s);
+      if (owners.has(next)) break;
     }
   });
   return known;
+}
+
+/**
+ * Prepositions that make the noun after them no object of a verb ("create a VM with its disk on
+ * storage ceph"); not "as", which says what the object becomes ("add the export as new storage").
+ */
+const GOVERNING = new Set(
+  [...MEANS, "from", "on", "in", "inside", "within", "under", "of", "behind"].filter((w) => w !== "as"),
+);
+
+/**
+ * The stem of what a verb of creation at `verbAt` creates: the first noun after it of a collection
+ * a POST adds to (`creatable`), a guest's word for its kind's collection, that no preposition
+ * governs ("pool" in "create a resource pool for the intern VMs", "qemu" in "create a VM with its
+ * disk on storage ceph", not "storag"). One named by a number exists ("add VM 305 to pool dev");
+ * `skip` leaves out names and words said aside or for a purpose.
+ */
+export function createdOf(
+  raw: readonly string[],
+  index: Pick<SearchIndex, "stems">,
+  creatable: ReadonlySet<string>,
+  verbAt: number,
+  skip: (i: number) => boolean = () => false,
+): Set<string> {
+  for (let i = Math.max(0, verbAt + 1); i < raw.length; i++) {
+    const w = raw[i]!;
+    const s = QEMU_WORDS.has(w) ? "qemu" : LXC_WORDS.has(w) ? "lxc" : stem(w, index.stems);
+    if (skip(i) || !creatable.has(s)) continue;
+    if (raw.slice(Math.max(verbAt + 1, i - PHRASE_WORDS), i).some((before) => GOVERNING.has(before))) continue;
+    if (/^\d/.test(raw[i + 1] ?? "")) return new Set();
+    return new Set([s]);
+  }
+  return new Set();
 }
 
 /**

@@ -7,6 +7,7 @@ import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
 import {
+  createdOf,
   definiteOf,
   guestByNumber,
   guestGoesTo,
@@ -177,6 +178,8 @@ export interface QueryAnalysis extends QueryFacts {
   concepts: Concept[];
   /** Stems of the collections whose named item owns what is set ("snapshot" in "the notes of snapshot pre-upgrade"). */
   owners?: ReadonlySet<string>;
+  /** Stems of what a verb of creation creates ("pool" in "create a resource pool for the intern VMs"). */
+  created?: ReadonlySet<string>;
   /**
    * Stems of the parts of the run-together names typed ("PowerDNS": power, dns): what they name
    * (a DNS plugin), though the parts are no words of the request. Only the endpoints' identity
@@ -807,6 +810,13 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     .filter((t) => !t.literal)
     .flatMap((t) => splitCompound(t.word, index.vocabulary) ?? [])
     .map((part) => stem(part, index.stems));
+  // A causative "make" makes nothing new ("make container 240 start at boot").
+  // ... nor does one that puts a guest it names somewhere ("add VM 100 to HA").
+  const creating = concepts.find((c) => c.verb && c.terms.has(stem("create", index.stems)));
+  const createVerb = causedAt < 0 && !guestGoesTo(raw) && creating !== undefined;
+  const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
+  const isName = (i: number) => tokens[i]?.literal === true;
+  const besides = (i: number) => isName(i) || !!(tokens[i]?.aside || tokens[i]?.purpose || tokens[i]?.subordinate);
   return {
     concepts,
     compoundParts,
@@ -825,12 +835,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     guestIsPlace,
     acts,
     places: placesOf(raw, index),
-    definite: definiteOf(raw, index, query),
+    definite: definiteOf(raw, index, query, isName),
     owners: ownersOf(raw, index, namedByName),
-    // A causative "make" makes nothing new ("make container 240 start at boot").
-    // ... nor does one that puts a guest it names somewhere ("add VM 100 to HA").
-    createVerb:
-      causedAt < 0 && !guestGoesTo(raw) && concepts.some((c) => c.verb && c.terms.has(stem("create", index.stems))),
+    // "add a second NIC on vmbr1 to VM 7012": a guest's own part is added by setting it.
+    created:
+      createVerb && !guestIsPlace ? createdOf(raw, index, creatableOf(index), createdAt, besides) : new Set<string>(),
+    createVerb,
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
     ...(subordinates.size ? { subordinates: setMinus(subordinates, mainTerms) } : {}),
@@ -846,6 +856,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     setting,
     staying: staying(raw, (i) => tokens[i]?.literal === true, index),
   };
+}
+
+/** The stems of the collections a POST adds to ("pool", "storag", "qemu"). */
+function creatableOf(index: SearchIndex): ReadonlySet<string> {
+  return new Set(index.creates.filter((c): c is string => c !== undefined));
 }
 
 /** The terms of `terms` not in `others`: "before moving VM 140, check what would block the move" still asks of a move. */

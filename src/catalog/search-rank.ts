@@ -27,10 +27,9 @@ export function diversify(results: { id: number }[], families: Int32Array): void
 
 /**
  * Whether a directory index lists a path that answers better: one that covers more of the query
- * and a concept the index does not cover at all, or one that covers every concept the index
- * covers, as well or better ("which packages can be upgraded": /apt/update says all that "Directory
- * index for apt (Advanced Package Tool)" says, and does more than list). `concepts` holds, per
- * endpoint, a bit for each of the first 32 concepts it matched.
+ * and a concept the index does not cover at all (a child repeats its index's words, so covering
+ * more of the same concepts is no better answer). `concepts` holds, per endpoint, a bit for each
+ * of the first 32 concepts it matched.
  */
 export function listsBetter(
   children: readonly number[],
@@ -38,11 +37,7 @@ export function listsBetter(
   matched: ArrayLike<number>,
   concepts: ArrayLike<number>,
 ): boolean {
-  return children.some(
-    (child) =>
-      (matched[child]! > matched[index]! && (concepts[child]! & ~concepts[index]!) !== 0) ||
-      (matched[child]! >= matched[index]! && (concepts[index]! & ~concepts[child]!) === 0),
-  );
+  return children.some((child) => matched[child]! > matched[index]! && (concepts[child]! & ~concepts[index]!) !== 0);
 }
 
 /**

@@ -166,8 +166,17 @@ function nameAfterCollection(index: SearchIndex, before: string | undefined, chu
     index.groupsOfWord.has(w) ||
     index.postings.has(stem(w, index.stems));
   // An adverb ("disable a storage temporarily") says how, it names nothing.
-  // A hyphenated name may be run together from words ("storage backup-nfs", "pool dev-team").
-  return !known(chunk) && (chunk.includes("-") || !words(chunk).every(known)) && !/ly$/.test(chunk);
+  // A hyphenated name may be run together from words ("storage backup-nfs", "pool dev-team"),
+  // unless the API knows the compound ("cloud-init", "lvm-thin", "wake-on-lan").
+  const hyphenated = chunk.includes("-") && !knownCompound(index, words(chunk));
+  return !known(chunk) && (hyphenated || !words(chunk).every(known)) && !/ly$/.test(chunk);
+}
+
+/** Whether the API knows the words of a hyphenated chunk as one: a name run together ("cloudinit") or a phrase ("two factor"). */
+function knownCompound(index: SearchIndex, parts: readonly string[]): boolean {
+  return (
+    index.vocabulary.has(parts.join("")) || index.phrases.byStems.has(parts.map((w) => stem(w, index.stems)).join(" "))
+  );
 }
 
 /**
@@ -268,10 +277,7 @@ export function tokenize(
     const chunkWords = words(chunk);
     // "local-lvm" is a name, "cloud-init" a word of the API.
     const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
-    const known =
-      hyphenated &&
-      (index.vocabulary.has(chunkWords.join("")) ||
-        index.phrases.byStems.has(chunkWords.map((w) => stem(w, index.stems)).join(" ")));
+    const known = hyphenated && knownCompound(index, chunkWords);
     // "local-zfs", "backup-nfs", "pbs-main": a name built with a kind of storage (the `type` of
     // POST /storage: zfs, lvm, nfs, pbs...) is a storage's name.
     const storageName =

@@ -92,7 +92,7 @@ function paramLift(
   const best = new Float64Array(m);
   let asked = 0;
   const hostOnly = analysis.guest === "none" && analysis.namesNode;
-  const created = createdObjects(index, analysis);
+  const created = analysis.created ?? new Set<string>();
   const owners = analysis.owners ?? new Set<string>();
   const named = new Uint8Array(m);
   const touched: number[] = [];
@@ -133,10 +133,11 @@ function paramLift(
     // given when created (`ha-managed`) is not asked; creating is, or a verb the creation's own
     // summary says ("Create or restore a virtual machine.").
     if (index.createsGuest[e] === 1 && !analysis.createVerb && !saysVerb(index.summaries[e]!)) continue;
-    // "create a pool for the developer VMs": the new pool is asked, not the `vms` of pools that exist.
+    // "create a resource pool for the intern VMs": the new pool is asked, not the `vms` of pools that exist.
     if (created.size > 0 && !created.has(index.creates[e] ?? "")) continue;
     // "the description of snapshot pre-upgrade on VM 101": the snapshot's, not the VM's.
-    if (owners.size > 0 && !owners.has(index.itemOf[e] ?? "")) continue;
+    const itemOf = index.itemOf[e];
+    if (owners.size > 0 && itemOf !== undefined && !owners.has(itemOf)) continue;
     // "set the DNS servers on node pve5": the node's own settings are asked, not a guest's of that name.
     if (hostOnly && index.guestKind[e] !== 0) continue;
     // A parameter that explains most of what was asked lifts its endpoint most.
@@ -144,19 +145,6 @@ function paramLift(
     if (value > lift[e]!) lift[e] = value;
   }
   return lift;
-}
-
-/**
- * What a query with a verb of creation names that some POST creates ("pool" in "create a pool
- * for the developer VMs"), not where it puts something ("add a note to a backup").
- */
-function createdObjects(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): ReadonlySet<string> {
-  // "add a second NIC on vmbr1 to VM 7012": a guest's own part is added by setting it.
-  if (!analysis.createVerb || analysis.guestIsPlace) return new Set();
-  const typed = analysis.concepts
-    .filter((c) => !c.verb)
-    .flatMap((c) => [...c.primaries, ...(c.leadStems ?? []), ...(c.primaries.size ? [] : c.terms.keys())]);
-  return new Set(typed.filter((t) => index.collectionStems.has(t) && !analysis.places?.has(t)));
 }
 
 /** The terms of the kinds of path typed (a file's, a disk image's). */

@@ -132,6 +132,24 @@ describe("shell commands the docs show", () => {
     ]);
   });
 
+  // A command line in backticks inside a sentence is that command line; other quotes hold values.
+  test.each<[string, string | undefined]>([
+    [
+      "how do I run `ceph osd set noout` through the API?",
+      "Section. To avoid recovery, enable the noout OSD flag with the Manage Global Flags button or the CLI:",
+    ],
+    [
+      "is there an API call for `vgs` or `ceph -s`",
+      "LVM. The installer uses LVM. The following output is from a test installation:",
+    ],
+    ['set the notes of VM 101 to "ceph osd set noout"', undefined],
+    ["what does `zpool status` return", undefined],
+  ])("%s: described %j", (query, described) => {
+    const form = recognizeForm(query, ctx);
+    expect(form?.described).toBe(described);
+    if (described) expect(form?.query).toBe(query);
+  });
+
   test("many examples under one section: its title describes them; the host after the command line is no argument", () => {
     const form = recognizeForm("lspci on pve1", ctx);
     expect(form?.described).toBe("Host Device Passthrough / Host Configuration");
