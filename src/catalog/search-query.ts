@@ -623,8 +623,14 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     consumed[i] = consumed[i + 1] = true;
   }
   // "make VM 118 start automatically", "let container 130 run docker": after a causative verb
-  // the next verb says the state wanted, not what the request does.
-  const causedAt = typed.tokens.findIndex((t) => t.clauseStart && !t.context && CAUSATIVES.has(t.word));
+  // the next verb says the state wanted, not what the request does. So it does after a modal
+  // of what should be ("container 171 should start third"), which asks for a setting too: of
+  // the words typed, not of a command's description after them, and not where a clause opens
+  // with an order ("VMs need to share one network; create a VXLAN zone").
+  const causativeAt = typed.tokens.findIndex((t) => t.clauseStart && !t.context && CAUSATIVES.has(t.word));
+  const ordered = typed.tokens.some((t, k) => t.clauseStart && !t.context && verbAt(typed.tokens, k) !== undefined);
+  const modalAt = !ordered ? wantedOf(raw.slice(0, typed.tokens.length)) : -1;
+  const causedAt = causativeAt >= 0 ? causativeAt : modalAt;
   const caused = (i: number) => causedAt >= 0 && i > causedAt;
   let previous: { word: string; concept: Concept; index: number } | undefined;
   let asksForOne = false;
@@ -793,7 +799,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // (search-params.ts). So may a request that opens with an English verb of no known method
   // ("cap VM 122 at half a CPU", "use noVNC as the default console").
   // So does one that keeps something from happening ("guard VM 123 against removal"): protection is a setting.
+  // So does one that says how something should be ("container 171 should start third").
   const setting =
+    modalAt >= 0 ||
     (methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets)) ||
     (!methodStated && opensWithEnglishVerb(typed.tokens)) ||
     (typed.tokens.some((t) => t.prevented === "kept") && !QUESTION_WORDS.has(typed.tokens[0]?.word ?? ""));
@@ -856,6 +864,26 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     setting,
     staying: staying(raw, (i) => tokens[i]?.literal === true, index),
   };
+}
+
+/** Modal verbs of what should be ("should", "must", "has to", "needs to"), and who says them of themselves. */
+const MODALS_OF_STATE = new Set(["should", "must", "shall"]);
+const MODALS_WITH_TO = new Set(["has", "have", "needs", "need"]);
+const SPEAKERS = new Set(["i", "we", "you", "u"]);
+
+/**
+ * Where a modal says how something should be, of a subject that is no speaker ("VM 160 has to
+ * come up by itself", "container 171 should start third", "new ones should start at 5000"): what
+ * follows is a behaviour to set, not an action to take ("I need to move the disk" is a request).
+ * -1 when there is none.
+ */
+export function wantedOf(raw: readonly string[]): number {
+  for (let i = 1; i < raw.length; i++) {
+    const w = raw[i]!;
+    const modal = MODALS_OF_STATE.has(w) || (MODALS_WITH_TO.has(w) && raw[i + 1] === "to");
+    if (modal && !SPEAKERS.has(raw[i - 1]!)) return MODALS_WITH_TO.has(w) ? i + 1 : i;
+  }
+  return -1;
 }
 
 /** The stems of the collections a POST adds to ("pool", "storag", "qemu"). */
