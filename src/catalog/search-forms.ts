@@ -327,12 +327,15 @@ function shellCommand(
 
 /**
  * "how do I do `ceph osd set noout` through the API": a shell command line in backticks, as
- * code is quoted, inside a sentence. Other quotes hold values as often ('set the notes to "use
- * the new NAS"'), and an API path typed comes first.
+ * code is quoted, inside a sentence: two words or more, since one word in backticks is as often
+ * a value or a key ("set the `default` realm", "the `mount` option"). Other quotes hold values
+ * as often ('set the notes to "use the new NAS"'), and an API path typed comes first.
  */
 function quotedShellCommand(query: string, cli: CliTable, ctx: FormContext): RecognizedForm | undefined {
   for (const [, span] of query.matchAll(/`([^`]+)`/g)) {
-    const found = shellCommand(query, span!.trim().toLowerCase().split(/\s+/), cli, ctx);
+    const typed = span!.trim().toLowerCase().split(/\s+/);
+    if (typed.length < 2) continue;
+    const found = shellCommand(query, typed, cli, ctx);
     if (found) return found;
   }
   return undefined;

@@ -107,6 +107,8 @@ export interface SearchIndex {
   storageTypes: Set<string>;
   /** For an item of such a list (its path and a placeholder): the stem of what the list holds. */
   itemOf: (string | undefined)[];
+  /** Per endpoint, the stems of every list whose item its path goes through, the nearest last. */
+  itemsOf: string[][];
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
@@ -460,6 +462,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     collectionParents: collectionParents(listed, stems),
     storageTypes: storageTypes(endpoints),
     itemOf: endpoints.map((e) => ofItem(e.path, listed)),
+    itemsOf: endpoints.map((e) => ofItems(e.path, listed)),
     vocabulary,
     groups,
     groupsOfWord,
@@ -498,9 +501,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
  * schedule", "backup job definition"). Each method also gets the others' summary and
  * description words, weakly and as not its own, so the method asked for decides among them.
  * So do a guest endpoint and its twin of the other kind of guest under another name, whose
- * words are its own and weigh as its own summary: the same method says the same of the other
- * kind ("Get IP addresses of the specified container interface" for the VM agent's
- * network-get-interfaces, whose summary is only "Execute network-get-interfaces.").
+ * summary and description are its own and weigh as its own summary: the same method says the
+ * same of the other kind ("Get IP addresses of the specified container interface" for the VM
+ * agent's network-get-interfaces, whose summary is only "Execute network-get-interfaces.").
  */
 function addSiblingTerms(
   endpoints: readonly Endpoint[],
@@ -586,6 +589,14 @@ function ofItem(path: string, listed: ReadonlyMap<string, string>): string | und
   const segments = path.split("/");
   const at = segments.findLastIndex((s) => s.startsWith("{"));
   return at > 0 ? listed.get(segments.slice(0, at).join("/")) : undefined;
+}
+
+/** The stems of every list whose item a path goes through ("vnet" and "subnet" for …/vnets/{vnet}/subnets/{subnet}). */
+export function ofItems(path: string, listed: ReadonlyMap<string, string>): string[] {
+  const segments = path.split("/");
+  return segments
+    .flatMap((s, at) => (s.startsWith("{") ? [listed.get(segments.slice(0, at).join("/"))] : []))
+    .filter((stem): stem is string => stem !== undefined);
 }
 
 /** Words by which a flag's description says its action is off. */

@@ -132,31 +132,35 @@ const MEANS = new Set([
   "like",
   "as",
 ]);
-/** "the host's PCI address", "the nodes' disks": the possessors a query names. */
+/** Words before "'s" that make a contraction, not a possessive ("it's", "that's", "let's"). */
+const CONTRACTED = new Set(["it", "that", "what", "there", "here", "let", "who", "he", "she", "where", "how"]);
+
+/** "the host's PCI address", "the nodes' disks", "the host’s": the possessors a query names. */
 export function possessors(query: string): Set<string> {
+  const found = query.toLowerCase().matchAll(/([\p{L}\p{N}]+)(?:['’]s|s['’])(?![\p{L}\p{N}])/gu);
   return new Set(
-    [...query.toLowerCase().matchAll(/\b([a-z0-9]+)(?:'s|s')(?![a-z])/g)].map((m) =>
-      m[0].endsWith("'") ? `${m[1]}s` : m[1]!,
-    ),
+    [...found].map((m) => (/['’]$/.test(m[0]) ? `${m[1]}s` : m[1]!)).filter((word) => !CONTRACTED.has(word)),
   );
 }
 
 /**
  * The stems of the collections whose item a definite noun phrase names ("backup" in "exclude VM
  * 100 from the nightly backup job", "storag" in "restrict the backup-nfs storage"): an item that
- * exists, unless "new" says otherwise. Words of names (`isName`) name no collection.
+ * exists, unless "new" says otherwise, or it is the object of an order to add, whose
+ * determiner is at `added` ("install the ceph OSD"). Words of names (`isName`) name no collection.
  */
 export function definiteOf(
   raw: readonly string[],
   index: Pick<SearchIndex, "collectionStems" | "stems">,
   query: string,
   isName: (i: number) => boolean = () => false,
+  added = -1,
 ): Set<string> {
   const known = new Set<string>();
   // "the host's PCI address": the determiner is the host's (queryChunks drops the "'s").
   const owners = possessors(query);
   raw.forEach((w, i) => {
-    if (!DEFINITE.has(w) || MEANS.has(raw[i - 1] ?? "")) return;
+    if (!DEFINITE.has(w) || MEANS.has(raw[i - 1] ?? "") || i === added) return;
     for (let j = i + 1; j < Math.min(raw.length, i + 1 + PHRASE_WORDS); j++) {
       const next = raw[j]!;
       if (NEW_OBJECT.has(next) || STOPWORDS.has(next) || PREPOSITIONS.has(next)) break;
@@ -178,11 +182,12 @@ const GOVERNING = new Set(
 );
 
 /**
- * The stem of what a verb of creation at `verbAt` creates: the first noun after it of a collection
- * a POST adds to (`creatable`), a guest's word for its kind's collection, that no preposition
- * governs ("pool" in "create a resource pool for the intern VMs", "qemu" in "create a VM with its
- * disk on storage ceph", not "storag"). One named by a number exists ("add VM 305 to pool dev");
- * `skip` leaves out names and words said aside or for a purpose.
+ * The stem of what a verb of creation at `verbAt` creates: the head of the first noun phrase
+ * after it that names a collection a POST adds to (`creatable`), a guest's word for its kind's
+ * collection, and that no preposition governs ("pool" in "create a resource pool for the intern
+ * VMs", "storag" in "add a ZFS storage for the pool tank", "qemu" in "create a VM with its disk on
+ * storage ceph"). One named by a number exists ("add VM 305 to pool dev"); `skip` leaves out
+ * names and words said aside or for a purpose.
  */
 export function createdOf(
   raw: readonly string[],
@@ -191,13 +196,22 @@ export function createdOf(
   verbAt: number,
   skip: (i: number) => boolean = () => false,
 ): Set<string> {
-  for (let i = Math.max(0, verbAt + 1); i < raw.length; i++) {
+  const kindAt = (i: number) => {
     const w = raw[i]!;
-    const s = QEMU_WORDS.has(w) ? "qemu" : LXC_WORDS.has(w) ? "lxc" : stem(w, index.stems);
-    if (skip(i) || !creatable.has(s)) continue;
+    return QEMU_WORDS.has(w) ? "qemu" : LXC_WORDS.has(w) ? "lxc" : stem(w, index.stems);
+  };
+  for (let i = Math.max(0, verbAt + 1); i < raw.length; i++) {
+    if (skip(i) || !creatable.has(kindAt(i))) continue;
     if (raw.slice(Math.max(verbAt + 1, i - PHRASE_WORDS), i).some((before) => GOVERNING.has(before))) continue;
-    if (/^\d/.test(raw[i + 1] ?? "")) return new Set();
-    return new Set([s]);
+    // The phrase's head is its last noun: "a ZFS storage", "a backup storage entry".
+    let head = i;
+    for (let j = i + 1; j < raw.length && j <= i + PHRASE_WORDS; j++) {
+      const w = raw[j]!;
+      if (skip(j) || STOPWORDS.has(w) || PREPOSITIONS.has(w) || /^\d/.test(w)) break;
+      if (creatable.has(kindAt(j))) head = j;
+    }
+    if (/^\d/.test(raw[head + 1] ?? "")) return new Set();
+    return new Set([kindAt(head)]);
   }
   return new Set();
 }

@@ -625,11 +625,14 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "make VM 118 start automatically", "let container 130 run docker": after a causative verb
   // the next verb says the state wanted, not what the request does. So it does after a modal
   // of what should be ("container 171 should start third"), which asks for a setting too: of
-  // the words typed, not of a command's description after them, and not where a clause opens
-  // with an order ("VMs need to share one network; create a VXLAN zone").
+  // the words typed, not of a command's description after them, and not where a clause after
+  // it opens with an order ("VMs need to share one network; create a VXLAN zone").
   const causativeAt = typed.tokens.findIndex((t) => t.clauseStart && !t.context && CAUSATIVES.has(t.word));
-  const ordered = typed.tokens.some((t, k) => t.clauseStart && !t.context && verbAt(typed.tokens, k) !== undefined);
-  const modalAt = !ordered ? wantedOf(raw.slice(0, typed.tokens.length)) : -1;
+  const wanted = wantedOf(raw.slice(0, typed.tokens.length));
+  const ordered = typed.tokens.some(
+    (t, k) => k > wanted && t.clauseStart && !t.context && verbAt(typed.tokens, k) !== undefined,
+  );
+  const modalAt = ordered ? -1 : wanted;
   const causedAt = causativeAt >= 0 ? causativeAt : modalAt;
   const caused = (i: number) => causedAt >= 0 && i > causedAt;
   let previous: { word: string; concept: Concept; index: number } | undefined;
@@ -821,9 +824,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // A causative "make" makes nothing new ("make container 240 start at boot").
   // ... nor does one that puts a guest it names somewhere ("add VM 100 to HA").
   const creating = concepts.find((c) => c.verb && c.terms.has(stem("create", index.stems)));
-  const createVerb = causedAt < 0 && !guestGoesTo(raw) && creating !== undefined;
+  // A modal after the request says how its object should be ("create user alice, the account
+  // should expire at the end of the year"): it takes no creation back.
+  const createVerb = causativeAt < 0 && !guestGoesTo(raw) && creating !== undefined;
   const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
   const isName = (i: number) => tokens[i]?.literal === true;
+  const said = raw.slice(0, typed.tokens.length);
   const besides = (i: number) => isName(i) || !!(tokens[i]?.aside || tokens[i]?.purpose || tokens[i]?.subordinate);
   return {
     concepts,
@@ -843,11 +849,14 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     guestIsPlace,
     acts,
     places: placesOf(raw, index),
-    definite: definiteOf(raw, index, query, isName),
-    owners: ownersOf(raw, index, namedByName),
+    // Of the words typed, not of a command's description after them. An item a definite phrase
+    // names exists, unless it is what an order to add brings into being ("install the ceph OSD
+    // on nvme0n1", "join the AD domain corp.local").
+    definite: definiteOf(said, index, query, isName, stated?.method === "POST" ? stated.at + 1 : -1),
+    owners: ownersOf(said, index, namedByName),
     // "add a second NIC on vmbr1 to VM 7012": a guest's own part is added by setting it.
     created:
-      createVerb && !guestIsPlace ? createdOf(raw, index, creatableOf(index), createdAt, besides) : new Set<string>(),
+      createVerb && !guestIsPlace ? createdOf(said, index, creatableOf(index), createdAt, besides) : new Set<string>(),
     createVerb,
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),

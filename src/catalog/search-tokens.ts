@@ -105,8 +105,11 @@ const INCLUDED = /^included[.,;:!?]*$/i;
 function accompanies(chunks: readonly string[], k: number): boolean {
   const word = (at: number) => (chunks[at] ?? "").toLowerCase();
   if (word(k) === "including") return true;
-  // "delete VM 999 and its disks": what the object has comes along with it.
-  if (word(k) === "and" && (word(k + 1) === "its" || word(k + 1) === "their")) return true;
+  // "delete VM 999 and its disks": what a guest named by its number has comes along with it
+  // ("show zone evpn1 and its vnets" asks for the vnets).
+  const guest = (at: number) => QEMU_WORDS.has(word(at)) || LXC_WORDS.has(word(at));
+  if (word(k) === "and" && (word(k + 1) === "its" || word(k + 1) === "their"))
+    return /^\d+$/.test(word(k - 1)) && guest(k - 2);
   if (word(k) === "with") return word(k - 1) === "together" || word(k - 1) === "along";
   return word(k) === "as" && word(k - 1) === "well" && word(k - 2) === "as";
 }

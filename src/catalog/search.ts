@@ -135,9 +135,10 @@ function paramLift(
     if (index.createsGuest[e] === 1 && !analysis.createVerb && !saysVerb(index.summaries[e]!)) continue;
     // "create a resource pool for the intern VMs": the new pool is asked, not the `vms` of pools that exist.
     if (created.size > 0 && !created.has(index.creates[e] ?? "")) continue;
-    // "the description of snapshot pre-upgrade on VM 101": the snapshot's, not the VM's.
-    const itemOf = index.itemOf[e];
-    if (owners.size > 0 && itemOf !== undefined && !owners.has(itemOf)) continue;
+    // "the description of snapshot pre-upgrade on VM 101": the snapshot's, not the VM's; "the
+    // gateway of a subnet of vnet blue": a subnet below the vnet is the vnet's too.
+    const items = index.itemsOf[e]!;
+    if (owners.size > 0 && items.length > 0 && !items.some((item) => owners.has(item))) continue;
     // "set the DNS servers on node pve5": the node's own settings are asked, not a guest's of that name.
     if (hostOnly && index.guestKind[e] !== 0) continue;
     // A parameter that explains most of what was asked lifts its endpoint most.

@@ -138,11 +138,14 @@ describe("shell commands the docs show", () => {
       "how do I run `ceph osd set noout` through the API?",
       "Section. To avoid recovery, enable the noout OSD flag with the Manage Global Flags button or the CLI:",
     ],
+    // One word in backticks is as often a value or a key: the next span is read.
     [
       "is there an API call for `vgs` or `ceph -s`",
-      "LVM. The installer uses LVM. The following output is from a test installation:",
+      "Section. Verify that the Ceph cluster is healthy. Either via the Web UI or the CLI:",
     ],
+    ["set the `vgs` option of node pve1", undefined],
     ['set the notes of VM 101 to "ceph osd set noout"', undefined],
+    // A command the docs show no example of is no shell command they describe.
     ["what does `zpool status` return", undefined],
   ])("%s: described %j", (query, described) => {
     const form = recognizeForm(query, ctx);

@@ -36,7 +36,7 @@ import {
 } from "../../src/catalog/search-query.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { createdOf, definiteOf, ownersOf, possessors } from "../../src/catalog/search-objects.ts";
-import { negatedFlags } from "../../src/catalog/search-index.ts";
+import { negatedFlags, ofItems } from "../../src/catalog/search-index.ts";
 import {
   asksCause,
   asksDoer,
@@ -1957,9 +1957,10 @@ describe("a word the API does not know, after one of its collections' nouns, is 
     ["what is in pool staging", "staging", true],
     ["show the rules of security group webservers", "webservers", true],
     ["add a new user dave in the pve realm", "dave", true],
-    // A word the API knows, an adverb, a preposition: no name.
     // A hyphenated name may be run together from words the API knows.
     ["restrict storage fast-nfs to two nodes", "fast", true],
+    // A word the API knows, a compound it knows, an adverb, a preposition: no name.
+    ["show the qemu cloud-init settings of VM 100", "cloud", false],
     ["disable a storage temporarily", "temporarily", false],
     ["recent tasks across the whole cluster", "across", false],
     ["list the storage content", "content", false],
@@ -2071,6 +2072,26 @@ describe("definiteOf: the item a definite noun phrase names exists", () => {
     const isName = (i: number) => names.includes(raw[i]!);
     expect([...definiteOf(raw, index, query, isName)].sort()).toEqual(known);
   });
+  // The object of an order to add is what it brings into being; a later phrase still exists.
+  test("install the backup storage from the ipam pool: only the later phrase", () => {
+    const raw = "install the backup storage from the ipam pool".split(" ");
+    expect([...definiteOf(raw, index, raw.join(" "), () => false, 1)]).toEqual(["ipam"]);
+  });
+});
+
+describe("ofItems: the lists whose items a path goes through", () => {
+  const listed = new Map([
+    ["/cluster/sdn/vnets", "vnet"],
+    ["/cluster/sdn/vnets/{vnet}/subnets", "subnet"],
+    ["/nodes/{node}/qemu", "qemu"],
+  ]);
+  test.each<[string, string[]]>([
+    ["/cluster/sdn/vnets/{vnet}/subnets/{subnet}", ["vnet", "subnet"]],
+    ["/nodes/{node}/qemu/{vmid}/config", ["qemu"]],
+    ["/cluster/sdn/vnets", []],
+  ])("%s: %j", (path, items) => {
+    expect(ofItems(path, listed)).toEqual(items);
+  });
 });
 
 describe("wantedOf: a modal of what should be, said of a thing", () => {
@@ -2093,7 +2114,9 @@ describe("possessors: who owns what a noun phrase names", () => {
     ["the host's PCI address", ["host"]],
     ["the nodes' disks", ["nodes"]],
     ["don't stop the VM's agent", ["vm"]],
-    ["it's late", ["it"]],
+    ["the host’s PCI address", ["host"]],
+    // A contraction is no possessive.
+    ["it's late, what's left on the node's disk", ["node"]],
   ])("%s: %j", (query, owners) => {
     expect([...possessors(query)]).toEqual(owners);
   });
@@ -2101,9 +2124,11 @@ describe("possessors: who owns what a noun phrase names", () => {
 
 describe("createdOf: what a verb of creation creates", () => {
   const index = { stems: buildSearchIndex([]).stems };
-  const creatable = new Set(["pool", "storag", "rule", "user", "qemu", "network", "zone"]);
+  const creatable = new Set(["pool", "storag", "rule", "user", "qemu", "network", "zone", "zfs"]);
   test.each<[string, string[]]>([
     ["create a resource pool sandbox for the intern VMs", ["pool"]],
+    // The head of the phrase: its last noun.
+    ["add a zfs storage for the pool tank", ["storag"]],
     ["add the NFS export as new storage for ISOs", ["storag"]],
     ["create an HA rule through the GUI", ["rule"]],
     // The first after the verb: its object; a guest's word for its kind's collection.
@@ -2291,8 +2316,10 @@ describe("what comes along is said aside", () => {
     ["delete VM 130 along with its disks", ["its", "disks"]],
     ["snapshot VM 88 as well as its RAM", ["its", "ram"]],
     ["wipe container 512 and its volumes", ["its", "volumes"]],
-    ["list the OSDs of hv2 and their state", ["their", "state"]],
-    // "and" before anything but a possessive joins two objects of the request.
+    // "and its" after anything but a guest named by its number, or "and" before anything but a
+    // possessive, joins what the request is about.
+    ["list the OSDs of hv2 and their state", []],
+    ["show the zone evpn1 and its vnets", []],
     ["stop VM 7 and VM 8", []],
     ["Delete VM 707 entirely, disks included.", ["disks", "included"]],
     // "included" that closes no clause, or that the request asks about, is no accompaniment.
