@@ -146,7 +146,7 @@ export function possessors(query: string): Set<string> {
 /**
  * The stems of the collections whose item a definite noun phrase names ("backup" in "exclude VM
  * 100 from the nightly backup job", "storag" in "restrict the backup-nfs storage"): an item that
- * exists, unless "new" says otherwise, or it is the object of an order to add, whose
+ * exists, unless "new" says otherwise, or it is the object of a verb said as a POST, whose
  * determiner is at `added` ("install the ceph OSD"). Words of names (`isName`) name no collection.
  */
 export function definiteOf(
@@ -186,8 +186,9 @@ const GOVERNING = new Set(
  * after it that names a collection a POST adds to (`creatable`), a guest's word for its kind's
  * collection, and that no preposition governs ("pool" in "create a resource pool for the intern
  * VMs", "storag" in "add a ZFS storage for the pool tank", "qemu" in "create a VM with its disk on
- * storage ceph"). One named by a number exists ("add VM 305 to pool dev"); `skip` leaves out
- * names and words said aside or for a purpose.
+ * storage ceph"), or what it is added as ("add the existing ceph pool rbd as storage"). One
+ * named by a number exists ("add VM 305 to pool dev"), as does one said to exist; `skip` leaves
+ * out names and words said aside or for a purpose.
  */
 export function createdOf(
   raw: readonly string[],
@@ -200,9 +201,16 @@ export function createdOf(
     const w = raw[i]!;
     return QEMU_WORDS.has(w) ? "qemu" : LXC_WORDS.has(w) ? "lxc" : stem(w, index.stems);
   };
+  // "add the existing ceph pool rbd as storage": what it is added as is what is created.
+  const as = raw.indexOf("as", verbAt + 1);
+  // Not of a verb after "and" ("create a zfs pool tank and add it as storage").
+  if (as > 0 && !raw.slice(verbAt + 1, as).includes("and"))
+    for (let j = as + 1; j <= as + PHRASE_WORDS && j < raw.length; j++)
+      if (!skip(j) && creatable.has(kindAt(j))) return new Set([kindAt(j)]);
   for (let i = Math.max(0, verbAt + 1); i < raw.length; i++) {
     if (skip(i) || !creatable.has(kindAt(i))) continue;
-    if (raw.slice(Math.max(verbAt + 1, i - PHRASE_WORDS), i).some((before) => GOVERNING.has(before))) continue;
+    const before = raw.slice(Math.max(verbAt + 1, i - PHRASE_WORDS), i);
+    if (before.some((word) => GOVERNING.has(word) || word === "existing")) continue;
     // The phrase's head is its last noun: "a ZFS storage", "a backup storage entry".
     let head = i;
     for (let j = i + 1; j < raw.length && j <= i + PHRASE_WORDS; j++) {

@@ -850,8 +850,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     acts,
     places: placesOf(raw, index),
     // Of the words typed, not of a command's description after them. An item a definite phrase
-    // names exists, unless it is what an order to add brings into being ("install the ceph OSD
-    // on nvme0n1", "join the AD domain corp.local").
+    // names exists, unless it is the object of a verb said as a POST, which may bring it into
+    // being ("install the ceph OSD on nvme0n1", "join the AD domain corp.local").
     definite: definiteOf(said, index, query, isName, stated?.method === "POST" ? stated.at + 1 : -1),
     owners: ownersOf(said, index, namedByName),
     // "add a second NIC on vmbr1 to VM 7012": a guest's own part is added by setting it.
@@ -878,19 +878,61 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
 /** Modal verbs of what should be ("should", "must", "has to", "needs to"), and who says them of themselves. */
 const MODALS_OF_STATE = new Set(["should", "must", "shall"]);
 const MODALS_WITH_TO = new Set(["has", "have", "needs", "need"]);
-const SPEAKERS = new Set(["i", "we", "you", "u"]);
+const SPEAKERS = new Set(["i", "we", "you", "u", "someone", "somebody", "he", "she"]);
+/** Pronouns that open a relative clause ("the VMs that need to be rebooted"). */
+const RELATIVE_PRONOUNS = new Set(["that", "which", "who"]);
+/** How far before a modal its speaker may stand ("I really need to", "I'm going to need to"). */
+const SPEAKER_WORDS = 4;
+/** Words that make a passive a behaviour, not one action ("should be pulled in automatically every night"). */
+const BEHAVIOUR_WORDS = new Set([
+  "automatically",
+  "always",
+  "never",
+  "every",
+  "each",
+  "whenever",
+  "forever",
+  "default",
+]);
+
+/** Methods of one action rather than a state: a POST that acts, a DELETE. */
+const ACTS = new Set(["POST", "DELETE"]);
+
+/** The base forms a regular past participle may have: "migrated" migrate, "backed" back, "stopped" stop. */
+export function participleBases(word: string): string[] {
+  if (!/ed$/.test(word)) return [];
+  return [word.slice(0, -1), word.slice(0, -2), ...(/([a-z])\1ed$/.test(word) ? [word.slice(0, -3)] : [])];
+}
 
 /**
  * Where a modal says how something should be, of a subject that is no speaker ("VM 160 has to
  * come up by itself", "container 171 should start third", "new ones should start at 5000"): what
- * follows is a behaviour to set, not an action to take ("I need to move the disk" is a request).
- * -1 when there is none.
+ * follows is a behaviour to set, not an action to take. Not a request of the speaker ("I really
+ * need to move the disk"), a question ("which VM should be migrated first"), a relative clause
+ * ("the VMs that need to be rebooted") nor one action in the passive ("VM 100 needs to be
+ * migrated to pve3", unless it recurs: "should be pulled in automatically every night"). -1
+ * when there is none.
  */
 export function wantedOf(raw: readonly string[]): number {
+  if (QUESTION_WORDS.has(raw[0] ?? "")) return -1;
   for (let i = 1; i < raw.length; i++) {
     const w = raw[i]!;
     const modal = MODALS_OF_STATE.has(w) || (MODALS_WITH_TO.has(w) && raw[i + 1] === "to");
-    if (modal && !SPEAKERS.has(raw[i - 1]!)) return MODALS_WITH_TO.has(w) ? i + 1 : i;
+    if (!modal) continue;
+    const before = raw.slice(Math.max(0, i - SPEAKER_WORDS), i);
+    if (
+      before.some((b) => SPEAKERS.has(b)) ||
+      RELATIVE_PRONOUNS.has(raw[i - 1]!) ||
+      RELATIVE_PRONOUNS.has(raw[i - 2] ?? "")
+    )
+      continue;
+    const at = MODALS_WITH_TO.has(w) ? i + 1 : i;
+    // "needs to be migrated", "must be deleted": one action, whose verb the API does (POST,
+    // DELETE); "must be enabled", "should be protected", "needs to be shared" say a state.
+    const participle = raw[at + 1] === "be" ? (raw[at + 2] ?? "") : "";
+    const action = isParticiple(participle) && participleBases(participle).some((b) => ACTS.has(METHOD_HINTS[b] ?? ""));
+    if (action && !raw.some((x) => BEHAVIOUR_WORDS.has(x))) continue;
+    return at;
   }
   return -1;
 }

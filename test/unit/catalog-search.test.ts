@@ -2100,8 +2100,15 @@ describe("wantedOf: a modal of what should be, said of a thing", () => {
     ["VM 160 has to come up by itself", 3],
     ["new ones must get IDs from 5000", 2],
     ["the disk needs to be bigger", 3],
+    ["the SSH keys should be enabled for VM 600", 3],
+    ["users from LDAP should be pulled in automatically every night", 3],
     // Said by the speaker of themselves, it is a request; "has" alone is no modal.
     ["I need to move the disk of VM 7", -1],
+    ["I really need to delete container 300", -1],
+    // A question, a relative clause, one action in the passive: no behaviour to set.
+    ["which VM should be migrated first", -1],
+    ["show the VMs that need to be rebooted", -1],
+    ["VM 100 needs to be migrated to pve3 tonight", -1],
     ["we must reboot pve1 tonight", -1],
     ["VM 7 has two disks", -1],
   ])("%s: %p", (query, at) => {
@@ -2130,6 +2137,10 @@ describe("createdOf: what a verb of creation creates", () => {
     // The head of the phrase: its last noun.
     ["add a zfs storage for the pool tank", ["storag"]],
     ["add the NFS export as new storage for ISOs", ["storag"]],
+    ["add the existing zfs pool tank as storage", ["storag"]],
+    ["add the existing pool tank to the cluster", []],
+    // "as" after another verb is that verb's.
+    ["create a zfs pool tank and add it as storage", ["pool"]],
     ["create an HA rule through the GUI", ["rule"]],
     // The first after the verb: its object; a guest's word for its kind's collection.
     ["create a VM with the disk on storage ceph and the network on vnet prod", ["qemu"]],
