@@ -365,7 +365,7 @@ export function leavesChangeToApply(query: string, changes: (verb: string) => bo
 }
 
 /** The base forms a past tense may have: "created" create, "added" add, "edited" edit; "made" make. */
-function pastTenseBases(word: string): string[] {
+export function pastTenseBases(word: string): string[] {
   if (word === "made") return ["make"];
   if (!/ed$/.test(word)) return [];
   return [word.slice(0, -1), word.slice(0, -2), ...(/([a-z])\1ed$/.test(word) ? [word.slice(0, -3)] : [])];

@@ -31,6 +31,7 @@ import {
 import {
   asksCause,
   asksDoer,
+  pastTenseBases,
   markInability,
   markAspect,
   markMotion,
@@ -898,12 +899,6 @@ const BEHAVIOUR_WORDS = new Set([
 /** Methods of one action rather than a state: a POST that acts, a DELETE. */
 const ACTS = new Set(["POST", "DELETE"]);
 
-/** The base forms a regular past participle may have: "migrated" migrate, "backed" back, "stopped" stop. */
-export function participleBases(word: string): string[] {
-  if (!/ed$/.test(word)) return [];
-  return [word.slice(0, -1), word.slice(0, -2), ...(/([a-z])\1ed$/.test(word) ? [word.slice(0, -3)] : [])];
-}
-
 /**
  * Where a modal says how something should be, of a subject that is no speaker ("VM 160 has to
  * come up by itself", "container 171 should start third", "new ones should start at 5000"): what
@@ -930,7 +925,7 @@ export function wantedOf(raw: readonly string[]): number {
     // "needs to be migrated", "must be deleted": one action, whose verb the API does (POST,
     // DELETE); "must be enabled", "should be protected", "needs to be shared" say a state.
     const participle = raw[at + 1] === "be" ? (raw[at + 2] ?? "") : "";
-    const action = isParticiple(participle) && participleBases(participle).some((b) => ACTS.has(METHOD_HINTS[b] ?? ""));
+    const action = isParticiple(participle) && pastTenseBases(participle).some((b) => ACTS.has(METHOD_HINTS[b] ?? ""));
     if (action && !raw.some((x) => BEHAVIOUR_WORDS.has(x))) continue;
     return at;
   }
