@@ -63,6 +63,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh38-sealed.json`,
       `${fixtures}/search-fresh39-sealed.json`,
       `${fixtures}/search-fresh41-sealed.json`,
+      `${fixtures}/search-fresh46-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

@@ -2492,6 +2492,7 @@ const FIXTURE_SETS = [
   "search-fresh38-sealed",
   "search-fresh39-sealed",
   "search-fresh41-sealed",
+  "search-fresh46-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -2508,83 +2509,86 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-heldout", true, 93.6, 100],
   ["search-fresh-tune", true, 86.1, 95.8],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
-  ["search-fresh-sealed", true, 83.8, 98.5],
+  ["search-fresh-sealed", true, 85.3, 100],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 87.1, 92.9],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 80, 94.1],
+  ["search-fresh2-sealed", true, 81.2, 94.1],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 78.4, 89.2],
-  ["search-fresh3-sealed", true, 86.3, 97.3],
+  ["search-fresh3-tune", true, 81.1, 90.5],
+  ["search-fresh3-sealed", true, 87.7, 97.3],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 87.9, 96.3],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 85.8, 95.8],
+  ["search-fresh5-sealed", true, 86.7, 95.8],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 86.7, 94.2],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 87.5, 95],
+  ["search-fresh7-sealed", true, 88.3, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 77.5, 94.2],
+  ["search-fresh8-sealed", true, 78.3, 94.2],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 89.2, 97.5],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 85.8, 92.5],
-  ["search-fresh11-sealed", true, 85, 93.3],
-  ["search-fresh12-sealed", true, 78.3, 94.2],
+  ["search-fresh11-sealed", true, 85.8, 94.2],
+  ["search-fresh12-sealed", true, 78.3, 95],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 80, 95],
+  ["search-fresh13-sealed", true, 80.8, 95],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
-  ["search-fresh14-sealed", true, 83.3, 93.3],
-  ["search-fresh15-sealed", true, 80, 93.3],
+  ["search-fresh14-sealed", true, 84.2, 93.3],
+  ["search-fresh15-sealed", true, 80.8, 93.3],
   ["search-fresh16-sealed", true, 79.1, 90.9],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
   // a setting (four first places over the opened sets, three on the first reader's queries).
-  ["search-fresh17-sealed", true, 85.5, 95.4],
+  ["search-fresh17-sealed", true, 86.4, 95.5],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 79.1, 92.7],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
-  ["search-fresh19-sealed", true, 72.7, 87.3],
+  ["search-fresh19-sealed", true, 75.5, 87.3],
   // Written after the round's changes to the schema's marks; opened after them.
-  ["search-fresh20-sealed", true, 85.5, 94.5],
+  ["search-fresh20-sealed", true, 86.4, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 76.4, 85.5],
+  ["search-fresh21-sealed", true, 77.3, 86.4],
   // Written after the round's changes to phrasing, before its last change; opened after it.
-  ["search-fresh22-sealed", true, 91.8, 97.3],
+  ["search-fresh22-sealed", true, 92.7, 97.3],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
-  ["search-fresh23-sealed", true, 74.5, 83.6],
+  ["search-fresh23-sealed", true, 75.5, 85.5],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 75.5, 86.4],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
-  ["search-fresh27-sealed", true, 77.3, 88.2],
+  ["search-fresh27-sealed", true, 78.2, 88.2],
   // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
   // traded for "added" stemming as "add" (three first places); and in the twelfth by one ("a backup
   // task has been hanging for hours …", seventh now), traded for one identity unit per word (a
   // first place and three in the top five over the opened sets).
-  ["search-fresh28-sealed", true, 80.9, 88.2],
+  ["search-fresh28-sealed", true, 80.9, 89.1],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
-  ["search-fresh32-sealed", true, 74.5, 87.3],
+  ["search-fresh32-sealed", true, 74.5, 89.1],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
   ["search-fresh38-sealed", true, 70, 81.8],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
-  ["search-fresh39-sealed", true, 79.1, 85.5],
+  ["search-fresh39-sealed", true, 80, 85.5],
   // The thirteenth round's opened check, one of five written during it: measured at the start
   // commit (82.7 / 92.7), then opened to find classes; fresh42-45 stay sealed.
   ["search-fresh41-sealed", true, 85.5, 93.6],
+  // The fourteenth round's opened check, one of four written at its start: measured at the start
+  // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
+  ["search-fresh46-sealed", true, 81.8, 93.6],
 ];
