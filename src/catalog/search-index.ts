@@ -101,6 +101,8 @@ export interface SearchIndex {
   creates: (string | undefined)[];
   /** Every stem some collection is named by. */
   collectionStems: Set<string>;
+  /** The stems of the collections a POST adds to ("pool", "storag", "qemu"): what `creates` holds. */
+  creatable: Set<string>;
   /** Per collection's stem, the stems of the path words above it ("usb": "mapping" of /cluster/mapping/usb). */
   collectionParents: Map<string, Set<string>>;
   /** The kinds of storage, as POST /storage's `type` names them ("zfspool", "lvmthin", "nfs", "pbs"). */
@@ -436,6 +438,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   endpoints.forEach((e, id) => {
     if (collectionOf[id] !== undefined) listed.set(e.path, collectionOf[id]!);
   });
+  const creates = endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined));
+  const through = endpoints.map((e) => listsThrough(e.path, listed));
   return {
     endpoints,
     postings,
@@ -457,12 +461,13 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       e.method === "POST" && /\/\{vmid\}\/status\/[a-z]+$/.test(e.path) ? 1 : 0,
     ),
     collectionOf,
-    creates: endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined)),
+    creates,
+    creatable: new Set(creates.filter((c): c is string => c !== undefined)),
     collectionStems: new Set(listed.values()),
     collectionParents: collectionParents(listed, stems),
     storageTypes: storageTypes(endpoints),
-    itemOf: endpoints.map((e) => ofItem(e.path, listed)),
-    itemsOf: endpoints.map((e) => ofItems(e.path, listed)),
+    itemOf: through.map((lists) => lists.at(-1)),
+    itemsOf: through.map((lists) => lists.filter((list): list is string => list !== undefined)),
     vocabulary,
     groups,
     groupsOfWord,
@@ -582,21 +587,13 @@ function checksOf(
 }
 
 /**
- * For an endpoint of one item of a list, or below one: the stem of what the nearest such list
- * holds ("task" for /nodes/{node}/tasks/{upid} and /nodes/{node}/tasks/{upid}/status).
+ * For each placeholder of a path, the stem of what the list before it holds, or undefined when
+ * that list has no noun ("vnet" and "subnet" for …/vnets/{vnet}/subnets/{subnet}; the last is the
+ * endpoint's own item, or the item it is below).
  */
-function ofItem(path: string, listed: ReadonlyMap<string, string>): string | undefined {
+export function listsThrough(path: string, listed: ReadonlyMap<string, string>): (string | undefined)[] {
   const segments = path.split("/");
-  const at = segments.findLastIndex((s) => s.startsWith("{"));
-  return at > 0 ? listed.get(segments.slice(0, at).join("/")) : undefined;
-}
-
-/** The stems of every list whose item a path goes through ("vnet" and "subnet" for …/vnets/{vnet}/subnets/{subnet}). */
-export function ofItems(path: string, listed: ReadonlyMap<string, string>): string[] {
-  const segments = path.split("/");
-  return segments
-    .flatMap((s, at) => (s.startsWith("{") ? [listed.get(segments.slice(0, at).join("/"))] : []))
-    .filter((stem): stem is string => stem !== undefined);
+  return segments.flatMap((s, at) => (s.startsWith("{") ? [listed.get(segments.slice(0, at).join("/"))] : []));
 }
 
 /** Words by which a flag's description says its action is off. */

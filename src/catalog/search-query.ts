@@ -857,7 +857,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     owners: ownersOf(said, index, namedByName),
     // "add a second NIC on vmbr1 to VM 7012": a guest's own part is added by setting it.
     created:
-      createVerb && !guestIsPlace ? createdOf(said, index, creatableOf(index), createdAt, besides) : new Set<string>(),
+      createVerb && !guestIsPlace ? createdOf(said, index, index.creatable, createdAt, besides) : new Set<string>(),
     createVerb,
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
@@ -930,11 +930,6 @@ export function wantedOf(raw: readonly string[]): number {
     return at;
   }
   return -1;
-}
-
-/** The stems of the collections a POST adds to ("pool", "storag", "qemu"). */
-function creatableOf(index: SearchIndex): ReadonlySet<string> {
-  return new Set(index.creates.filter((c): c is string => c !== undefined));
 }
 
 /** The terms of `terms` not in `others`: "before moving VM 140, check what would block the move" still asks of a move. */

@@ -36,7 +36,7 @@ import {
 } from "../../src/catalog/search-query.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { createdOf, definiteOf, ownersOf, possessors } from "../../src/catalog/search-objects.ts";
-import { negatedFlags, ofItems } from "../../src/catalog/search-index.ts";
+import { listsThrough, negatedFlags } from "../../src/catalog/search-index.ts";
 import {
   asksCause,
   asksDoer,
@@ -2079,18 +2079,19 @@ describe("definiteOf: the item a definite noun phrase names exists", () => {
   });
 });
 
-describe("ofItems: the lists whose items a path goes through", () => {
+describe("listsThrough: the lists whose items a path goes through", () => {
   const listed = new Map([
     ["/cluster/sdn/vnets", "vnet"],
     ["/cluster/sdn/vnets/{vnet}/subnets", "subnet"],
     ["/nodes/{node}/qemu", "qemu"],
   ]);
-  test.each<[string, string[]]>([
+  test.each<[string, (string | undefined)[]]>([
     ["/cluster/sdn/vnets/{vnet}/subnets/{subnet}", ["vnet", "subnet"]],
-    ["/nodes/{node}/qemu/{vmid}/config", ["qemu"]],
+    // A list with no noun of its own ("/nodes" here) gives none.
+    ["/nodes/{node}/qemu/{vmid}/config", [undefined, "qemu"]],
     ["/cluster/sdn/vnets", []],
-  ])("%s: %j", (path, items) => {
-    expect(ofItems(path, listed)).toEqual(items);
+  ])("%s: %j", (path, lists) => {
+    expect(listsThrough(path, listed)).toEqual(lists);
   });
 });
 
