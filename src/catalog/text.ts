@@ -27,7 +27,9 @@ export const STOPWORDS = new Set(
     "can could should would will shall may might must please want need like " +
     "some any each every other another such same own different various " +
     "one two three four five six seven eight nine ten " +
-    "get gets got right now currently along its it's s t proxmox pve exist exists"
+    "get gets got right now currently along its it's s t proxmox pve exist exists " +
+    // What is left of a negative contraction once its "t" is split off ("don't", "isn't", "won't").
+    "don doesn didn isn aren wasn weren won wouldn shouldn couldn haven hasn hadn mustn needn"
   ).split(" "),
 );
 

@@ -265,6 +265,17 @@ describe("listsBetter: a directory index behind a path it lists", () => {
   });
 });
 
+describe("a negative contraction leaves no word behind", () => {
+  test.each(["VM 7 won't boot and doesn't answer", "the bridges aren't live, don't reboot", "I haven't got a key"])(
+    "%s",
+    (query) => {
+      const index = buildSearchIndex([]);
+      const words = analyzeQuery(index, query).concepts.flatMap((c) => [...c.primaries]);
+      for (const left of ["won", "doesn", "aren", "don", "haven"]) expect(words).not.toContain(left);
+    },
+  );
+});
+
 describe("word handling", () => {
   test.each([
     ["replication", "replic"],
