@@ -629,7 +629,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // the words typed, not of a command's description after them, and not where a clause after
   // it opens with an order ("VMs need to share one network; create a VXLAN zone").
   const causativeAt = typed.tokens.findIndex((t) => t.clauseStart && !t.context && CAUSATIVES.has(t.word));
-  const wanted = wantedOf(raw.slice(0, typed.tokens.length));
+  // The words typed, without a command's description after them.
+  const said = raw.slice(0, typed.tokens.length);
+  const wanted = wantedOf(said);
   const ordered = typed.tokens.some(
     (t, k) => k > wanted && t.clauseStart && !t.context && verbAt(typed.tokens, k) !== undefined,
   );
@@ -822,15 +824,14 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     .filter((t) => !t.literal)
     .flatMap((t) => splitCompound(t.word, index.vocabulary) ?? [])
     .map((part) => stem(part, index.stems));
-  // A causative "make" makes nothing new ("make container 240 start at boot").
-  // ... nor does one that puts a guest it names somewhere ("add VM 100 to HA").
   const creating = concepts.find((c) => c.verb && c.terms.has(stem("create", index.stems)));
-  // A modal after the request says how its object should be ("create user alice, the account
-  // should expire at the end of the year"): it takes no creation back.
+  // A causative "make" makes nothing new ("make container 240 start at boot"), nor does one that
+  // puts a guest it names somewhere ("add VM 100 to HA"). A modal after the request says how its
+  // object should be ("create user alice, the account should expire at the end of the year"): it
+  // takes no creation back.
   const createVerb = causativeAt < 0 && !guestGoesTo(raw) && creating !== undefined;
   const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
   const isName = (i: number) => tokens[i]?.literal === true;
-  const said = raw.slice(0, typed.tokens.length);
   const besides = (i: number) => isName(i) || !!(tokens[i]?.aside || tokens[i]?.purpose || tokens[i]?.subordinate);
   return {
     concepts,
