@@ -30,6 +30,7 @@ import {
   itemKinds,
   mappingUses,
 } from "./search-facts.ts";
+import { successorTexts } from "./successors.ts";
 
 const FIELD = {
   lastSegment: 4,
@@ -54,6 +55,8 @@ const FIELD = {
    * (virtiofs for directory mappings), as much its words as its own description (calibrated, ninth round).
    */
   usedBy: 1,
+  /** What a retired parameter or endpoint said, for what the schema names in its place. */
+  inherited: 1,
   /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
   docs: 0.5,
   /** Words of the other methods of its resource (the collection and its items). */
@@ -179,6 +182,8 @@ interface Fields {
   returnName: string[];
   returnValue: string[];
   usedBy: readonly string[];
+  /** The words of the retired parameters and endpoints that name it as their successor. */
+  inherited: readonly string[];
   docs: readonly string[];
 }
 
@@ -190,6 +195,7 @@ export function summaryOf(e: Endpoint): string {
 function endpointFields(
   e: Endpoint,
   usedBy: readonly string[],
+  inherited: readonly string[],
   docs: readonly string[],
   docsValues: readonly string[],
 ): Fields {
@@ -209,6 +215,7 @@ function endpointFields(
     returnName: [],
     returnValue: [],
     usedBy,
+    inherited,
     docs,
   };
   for (const [name, p] of Object.entries(e.parameters)) {
@@ -228,7 +235,7 @@ function endpointFields(
   return fields;
 }
 
-const TEXT_FIELDS = ["summary", "description", "paramText", "usedBy", "required"] as const;
+const TEXT_FIELDS = ["summary", "description", "paramText", "usedBy", "required", "inherited"] as const;
 const PARAMETER_FIELDS: ReadonlySet<string> = new Set(["paramName", "enumValue", "paramText"]);
 const IDENTIFIER_FIELDS = [
   "lastSegment",
@@ -265,8 +272,12 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
   const kinds = itemKinds(endpoints, docs?.values);
   const uses = mappingUses(endpoints);
+  const inherited = successorTexts(endpoints);
   const fieldsOf = endpoints.map((e, id) =>
-    endpointFields(e, uses[id]!, docs?.texts[id] ?? [], [...(docs?.values?.[id] ?? []), ...kinds.item[id]!]),
+    endpointFields(e, uses[id]!, inherited[id]!, docs?.texts[id] ?? [], [
+      ...(docs?.values?.[id] ?? []),
+      ...kinds.item[id]!,
+    ]),
   );
   const vocabulary = new Map<string, number>();
   const allGroups = [

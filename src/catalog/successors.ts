@@ -1,0 +1,123 @@
+// What a retired parameter or endpoint was for, handed to what the schema names in its place:
+// the backup job's `mailnotification` ("Deprecated: use notification targets/matchers instead.
+// Specify when to send a notification mail", always | failure) says what notification
+// matchers are for, in the words an operator who knew the old setting still uses.
+import { isDeprecated, placeholders, type Endpoint } from "./model.ts";
+import { stem } from "./stem.ts";
+import { words } from "./text.ts";
+
+/** A successor the schema names: a path ("/cluster/acme/meta"), or the words of a collection ("HA rules"). */
+export type Successor = { path: string } | { words: string[] };
+
+const METHOD_PREFIX = /^(?:GET|POST|PUT|DELETE)\s+/;
+
+/**
+ * The successors a deprecation note names: "use notification targets/matchers instead" (two,
+ * sharing "notification"), "deprecated in favor of HA rules", "please use /cluster/acme/meta",
+ * "use 'PUT /pools/?poolid={poolid}' instead" (a path). A quoted name ("use 'prune-backups'
+ * instead", "use the 'migration' property") is another parameter of the same endpoint: none.
+ */
+export function successorsNamed(description: string | null | undefined): Successor[] {
+  if (!isDeprecated(description)) return [];
+  const note = /\bdeprecated\b[\s\S]*?\b(?:use|in favou?r of)\s+(.+?)(?:\s+instead\b|[.)!]\s|[.)!]?$)/i.exec(
+    description!,
+  );
+  if (!note) return [];
+  let named = note[1]!.trim();
+  const quoted = /^'([^']*)'/.exec(named);
+  if (quoted) named = quoted[1]!;
+  named = named.replace(METHOD_PREFIX, "");
+  if (named.startsWith("/")) return [{ path: named.replace(/[?#].*$/, "").replace(/\/+$/, "") }];
+  if (quoted || /[^A-Za-z /-]/.test(named)) return [];
+  const said = named.split(/\s+/);
+  const last = said.pop()!;
+  return last.split("/").map((alternative) => ({ words: [...said, alternative].map((w) => w.toLowerCase()) }));
+}
+
+/** The collections a successor's words name: the last word is the path's last segment, the others earlier ones ("HA rules": /cluster/ha/rules). */
+function collectionsNamed(said: readonly string[], paths: readonly string[]): string[] {
+  const stems = said.map((w) => stem(w));
+  return paths.filter((path) => {
+    const literals = path.split("/").filter((s) => s && !s.startsWith("{"));
+    if (path.endsWith("}") || literals.length === 0) return false;
+    const last = literals[literals.length - 1]!;
+    const earlier = new Set(literals.slice(0, -1).flatMap((s) => words(s).map((w) => stem(w))));
+    return (
+      words(last)
+        .map((w) => stem(w))
+        .join(" ") === stems[stems.length - 1] && stems.slice(0, -1).every((s) => earlier.has(s))
+    );
+  });
+}
+
+/**
+ * Which endpoint of a successor's path takes over from an endpoint of `method`: the same
+ * method there, else on its items, else (for a write) the write the collection takes.
+ */
+function heir(method: string, path: string, byKey: ReadonlyMap<string, number>, itemOf: ReadonlyMap<string, string>) {
+  const item = itemOf.get(path);
+  return (
+    byKey.get(`${method} ${path}`) ??
+    (item !== undefined ? byKey.get(`${method} ${item}`) : undefined) ??
+    (method === "PUT" ? byKey.get(`POST ${path}`) : undefined)
+  );
+}
+
+/**
+ * Per endpoint: the words of the retired parameters and endpoints that name it as their
+ * successor. A retired parameter gives its description without the note, its values and what its
+ * endpoint is; a retired endpoint ("Create a new HA group. (deprecated in favor of HA rules)") the
+ * descriptions of its parameters, its path's aside. Names are left out: an identifier of the
+ * index ("mailnotification") would join the words said apart ("the mail notification target").
+ */
+export function successorTexts(endpoints: readonly Endpoint[]): string[][] {
+  const byKey = new Map(endpoints.map((e, id) => [`${e.method} ${e.path}`, id] as const));
+  const paths = [...new Set(endpoints.map((e) => e.path))];
+  const itemOf = new Map<string, string>();
+  for (const path of paths) {
+    const m = /^(.*)\/\{[^{}/]+\}$/.exec(path);
+    if (m && !itemOf.has(m[1]!)) itemOf.set(m[1]!, path);
+  }
+  const out: string[][] = endpoints.map(() => []);
+  // What the heir takes itself it says itself: a retired endpoint's parameters of the same name
+  // ("nodes" of HA groups and rules, "vms" of the two pool updates) hand nothing on.
+  const hand = (from: Endpoint, successors: Successor[], given: [name: string, texts: string[]][]) => {
+    for (const s of successors) {
+      const targets = "path" in s ? [s.path] : collectionsNamed(s.words, paths);
+      for (const target of targets) {
+        const id = heir(from.method, target, byKey, itemOf);
+        if (id === undefined || endpoints[id] === from) continue;
+        for (const [name, texts] of given) {
+          if (name in endpoints[id]!.parameters) continue;
+          for (const text of texts) if (text && !out[id]!.includes(text)) out[id]!.push(text);
+        }
+      }
+    }
+  };
+  for (const e of endpoints) {
+    const inPath = new Set(placeholders(e.path));
+    const own = Object.entries(e.parameters).filter(([name]) => !inPath.has(name));
+    hand(
+      e,
+      successorsNamed(e.description),
+      own.map(([name, p]) => [name, [withoutNote(p.description)]]),
+    );
+    for (const [name, p] of own) {
+      const values = (p.enum ?? []).filter((v): v is string => typeof v === "string");
+      hand(e, successorsNamed(p.description), [
+        [name, [withoutNote(p.description), ...values, withoutNote(e.description)]],
+      ]);
+    }
+  }
+  return out;
+}
+
+/** A description without the sentence that retires it. */
+function withoutNote(description: string | null | undefined): string {
+  return (description ?? "")
+    .split(/(?<=[.)])\s+/)
+    .filter((sentence) => !/\bdeprecated\b/i.test(sentence))
+    .join(" ")
+    .replace(/\(?\bdeprecated\b[^)]*\)?/gi, "")
+    .trim();
+}
