@@ -4,7 +4,7 @@
 // matchers are for, in the words an operator who knew the old setting still uses.
 import { isDeprecated, placeholders, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
-import { words } from "./text.ts";
+import { STOPWORDS, words } from "./text.ts";
 
 /** A successor the schema names: a path ("/cluster/acme/meta"), or the words of a collection ("HA rules"). */
 export type Successor = { path: string } | { words: string[] };
@@ -24,7 +24,7 @@ export function successorsNamed(description: string | null | undefined): Success
   );
   if (!note) return [];
   let named = note[1]!.trim();
-  const quoted = /^'([^']*)'/.exec(named);
+  const quoted = /^['`]([^'`]*)['`]/.exec(named);
   if (quoted) named = quoted[1]!;
   named = named.replace(METHOD_PREFIX, "");
   if (named.startsWith("/")) return [{ path: named.replace(/[?#].*$/, "").replace(/\/+$/, "") }];
@@ -36,7 +36,7 @@ export function successorsNamed(description: string | null | undefined): Success
 
 /** The collections a successor's words name: the last word is the path's last segment, the others earlier ones ("HA rules": /cluster/ha/rules). */
 function collectionsNamed(said: readonly string[], paths: readonly string[]): string[] {
-  const stems = said.map((w) => stem(w));
+  const stems = said.filter((w) => !STOPWORDS.has(w)).map((w) => stem(w));
   return paths.filter((path) => {
     const literals = path.split("/").filter((s) => s && !s.startsWith("{"));
     if (path.endsWith("}") || literals.length === 0) return false;
@@ -50,25 +50,25 @@ function collectionsNamed(said: readonly string[], paths: readonly string[]): st
   });
 }
 
-/**
- * Which endpoint of a successor's path takes over from an endpoint of `method`: the same
- * method there, else on its items, else (for a write) the write the collection takes.
- */
+/** Which endpoint of a successor's path takes over from an endpoint of `method`: the same method there, else on its items. */
 function heir(method: string, path: string, byKey: ReadonlyMap<string, number>, itemOf: ReadonlyMap<string, string>) {
   const item = itemOf.get(path);
-  return (
-    byKey.get(`${method} ${path}`) ??
-    (item !== undefined ? byKey.get(`${method} ${item}`) : undefined) ??
-    (method === "PUT" ? byKey.get(`POST ${path}`) : undefined)
-  );
+  return byKey.get(`${method} ${path}`) ?? (item !== undefined ? byKey.get(`${method} ${item}`) : undefined);
 }
 
 /**
  * Per endpoint: the words of the retired parameters and endpoints that name it as their
  * successor. A retired parameter gives its description without the note, its values and what its
- * endpoint is; a retired endpoint ("Create a new HA group. (deprecated in favor of HA rules)") the
- * descriptions of its parameters, its path's aside. Names are left out: an identifier of the
- * index ("mailnotification") would join the words said apart ("the mail notification target").
+ * endpoint is ("Create new vzdump backup job.": without it, "only mail me when a backup job
+ * fails" finds no matcher; with it, the matchers come up, low, among the backup jobs). Its values
+ * ("always", "failure") say whole what the successor's rules express (a matcher that matches
+ * failures): as the heir's own enum values, at their lower weight, five opened queries about mail
+ * on failed backups ranked lower (fifteenth round). A retired
+ * endpoint ("Create a new HA group. (deprecated in favor of HA rules)") gives the descriptions of
+ * its parameters but those in its path. Names are left out: an identifier of the index
+ * ("mailnotification") would join the words said apart ("the mail notification target"). One a
+ * description mentions stays ("Enabling nofailback prevents that behavior."): "restricted" and
+ * "nodes" are words of descriptions too, and nothing here tells the two apart.
  */
 export function successorTexts(endpoints: readonly Endpoint[]): string[][] {
   const byKey = new Map(endpoints.map((e, id) => [`${e.method} ${e.path}`, id] as const));
@@ -79,18 +79,18 @@ export function successorTexts(endpoints: readonly Endpoint[]): string[][] {
     if (m && !itemOf.has(m[1]!)) itemOf.set(m[1]!, path);
   }
   const out: string[][] = endpoints.map(() => []);
+  const add = (list: string[], items: readonly string[]) => {
+    for (const item of items) if (item && !list.includes(item)) list.push(item);
+  };
   // What the heir takes itself it says itself: a retired endpoint's parameters of the same name
   // ("nodes" of HA groups and rules, "vms" of the two pool updates) hand nothing on.
-  const hand = (from: Endpoint, successors: Successor[], given: [name: string, texts: string[]][]) => {
+  const hand = (from: Endpoint, successors: readonly Successor[], given: readonly Given[]) => {
     for (const s of successors) {
       const targets = "path" in s ? [s.path] : collectionsNamed(s.words, paths);
       for (const target of targets) {
         const id = heir(from.method, target, byKey, itemOf);
-        if (id === undefined || endpoints[id] === from) continue;
-        for (const [name, texts] of given) {
-          if (name in endpoints[id]!.parameters) continue;
-          for (const text of texts) if (text && !out[id]!.includes(text)) out[id]!.push(text);
-        }
+        if (id === undefined) continue;
+        for (const { name, texts } of given) if (!Object.hasOwn(endpoints[id]!.parameters, name)) add(out[id]!, texts);
       }
     }
   };
@@ -100,24 +100,29 @@ export function successorTexts(endpoints: readonly Endpoint[]): string[][] {
     hand(
       e,
       successorsNamed(e.description),
-      own.map(([name, p]) => [name, [withoutNote(p.description)]]),
+      own.map(([name, p]) => ({ name, texts: [withoutNote(p.description)] })),
     );
     for (const [name, p] of own) {
       const values = (p.enum ?? []).filter((v): v is string => typeof v === "string");
       hand(e, successorsNamed(p.description), [
-        [name, [withoutNote(p.description), ...values, withoutNote(e.description)]],
+        { name, texts: [withoutNote(p.description), ...values, withoutNote(e.description)] },
       ]);
     }
   }
   return out;
 }
 
-/** A description without the sentence that retires it. */
+/** A retired parameter's name, and the texts it hands on. */
+interface Given {
+  name: string;
+  texts: string[];
+}
+
+/** A description without the sentence that retires it ("Deprecated: use … instead."). */
 function withoutNote(description: string | null | undefined): string {
   return (description ?? "")
     .split(/(?<=[.)])\s+/)
     .filter((sentence) => !/\bdeprecated\b/i.test(sentence))
     .join(" ")
-    .replace(/\(?\bdeprecated\b[^)]*\)?/gi, "")
     .trim();
 }

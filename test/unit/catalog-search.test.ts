@@ -2518,7 +2518,7 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 98.3, 100],
   ["dev-queries", true, 98.3, 100],
-  ["dev-queries-2", true, 81, 94],
+  ["dev-queries-2", true, 81, 95],
   ["search-heldout", true, 93.6, 100],
   ["search-fresh-tune", true, 86.1, 95.8],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
@@ -2534,7 +2534,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 87.9, 96.3],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 86.7, 95.8],
+  ["search-fresh5-sealed", true, 86.7, 96.7],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 86.7, 94.2],
   // The fourth round's last blind check (written after its other changes; opened at its end).
@@ -2543,14 +2543,14 @@ const FLOORS: [string, boolean, number, number][] = [
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 78.3, 94.2],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 89.2, 97.5],
+  ["search-fresh9-sealed", true, 89.2, 98.3],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 85.8, 92.5],
-  ["search-fresh11-sealed", true, 85.8, 94.2],
-  ["search-fresh12-sealed", true, 78.3, 95],
+  ["search-fresh11-sealed", true, 86.7, 95],
+  ["search-fresh12-sealed", true, 78.3, 95.8],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 80.8, 95],
+  ["search-fresh13-sealed", true, 80.8, 95.8],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
@@ -2567,17 +2567,17 @@ const FLOORS: [string, boolean, number, number][] = [
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
-  ["search-fresh19-sealed", true, 75.5, 87.3],
+  ["search-fresh19-sealed", true, 75.5, 88.2],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 86.4, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
   ["search-fresh21-sealed", true, 77.3, 86.4],
   // Written after the round's changes to phrasing, before its last change; opened after it.
-  ["search-fresh22-sealed", true, 92.7, 97.3],
+  ["search-fresh22-sealed", true, 92.7, 98.2],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
-  ["search-fresh23-sealed", true, 75.5, 85.5],
+  ["search-fresh23-sealed", true, 76.4, 86.4],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 75.5, 86.4],
@@ -2594,7 +2594,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh32-sealed", true, 74.5, 89.1],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
-  ["search-fresh38-sealed", true, 70, 81.8],
+  ["search-fresh38-sealed", true, 70, 83.6],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
   ["search-fresh39-sealed", true, 80, 85.5],
@@ -2603,7 +2603,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh41-sealed", true, 85.5, 93.6],
   // The fourteenth round's opened check, one of four written at its start: measured at the start
   // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
-  ["search-fresh46-sealed", true, 81.8, 93.6],
+  ["search-fresh46-sealed", true, 82.7, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
   ["search-fresh50-sealed", true, 74.5, 87.3],

@@ -58,13 +58,19 @@ describe("successorTexts: the heir takes the words of what it replaces", () => {
     endpoint("PUT", "/cluster/notifications/matchers/{name}", "Update a matcher.", {
       name: { type: "string", description: "Name of the matcher." },
     }),
-    endpoint("POST", "/cluster/ha/groups", "Create a new HA group. (deprecated in favor of HA rules)", {
+    endpoint("POST", "/cluster/ha/groups", "Create a new HA group. (deprecated in favor of the HA rules)", {
       group: { type: "string", description: "The HA group identifier." },
       nodes: { type: "string", description: "List of cluster node names with optional priority." },
+      nofailback: {
+        type: "boolean",
+        description: "The CRM migrates the service back. Enabling nofailback prevents that.",
+      },
     }),
     endpoint("POST", "/cluster/ha/rules", "Create HA rule.", {
       nodes: { type: "string", description: "List of cluster node names with optional priority." },
     }),
+    // Named "rules" too, but not below "ha".
+    endpoint("POST", "/cluster/firewall/rules", "Create new rule."),
   ];
   const texts = successorTexts(endpoints);
 
@@ -83,12 +89,15 @@ describe("successorTexts: the heir takes the words of what it replaces", () => {
     expect(texts[4]).not.toContain("The job ID.");
   });
 
-  test("a retired endpoint hands on the parameters its heir does not take itself, without their names", () => {
-    expect(texts[6]).toEqual(["The HA group identifier."]);
+  test("a retired endpoint hands on the parameters its heir does not take itself, without their names (not those in its texts)", () => {
+    expect(texts[6]).toEqual([
+      "The HA group identifier.",
+      "The CRM migrates the service back. Enabling nofailback prevents that.",
+    ]);
   });
 
-  test("nothing else inherits, and no read takes a write's words", () => {
-    expect([texts[0], texts[1], texts[2], texts[5]]).toEqual([[], [], [], []]);
+  test("nothing else inherits: not the owners, no read, no list of another parent named alike", () => {
+    expect([texts[0], texts[1], texts[2], texts[5], texts[7]]).toEqual([[], [], [], [], []]);
   });
 });
 
@@ -114,6 +123,12 @@ describe("successors on PVE 9.1", () => {
       expect.arrayContaining(["Resources bound to restricted groups may only run on nodes defined by the group."]),
     );
     expect(of("POST", "/cluster/backup")).toEqual([]);
+    // The targets take no write, so the matchers take the whole note, recipients included: the
+    // schema names no better heir for `mailto` (the sendmail and SMTP targets' own `mailto` is
+    // theirs already).
+    expect(of("POST", "/cluster/notifications/matchers")).toContain(
+      "Comma-separated list of email addresses or users that should receive email notifications.",
+    );
   });
 
   test.skipIf(!present)("mail about failed backups is a notification matcher, without docs too", () => {
