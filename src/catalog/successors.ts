@@ -58,17 +58,18 @@ function heir(method: string, path: string, byKey: ReadonlyMap<string, number>, 
 
 /**
  * Per endpoint: the words of the retired parameters and endpoints that name it as their
- * successor. A retired parameter gives its description without the note, its values and what its
- * endpoint is ("Create new vzdump backup job.": without it, "only mail me when a backup job
- * fails" finds no matcher; with it, the matchers come up, low, among the backup jobs). Its values
- * ("always", "failure") say whole what the successor's rules express (a matcher that matches
- * failures): as the heir's own enum values, at their lower weight, five opened queries about mail
- * on failed backups ranked lower (fifteenth round). A retired
- * endpoint ("Create a new HA group. (deprecated in favor of HA rules)") gives the descriptions of
- * its parameters but those in its path. Names are left out: an identifier of the index
- * ("mailnotification") would join the words said apart ("the mail notification target"). One a
- * description mentions stays ("Enabling nofailback prevents that behavior."): "restricted" and
- * "nodes" are words of descriptions too, and nothing here tells the two apart.
+ * successor. A retired parameter gives:
+ * - its description without the note;
+ * - its values ("always", "failure"), which say whole what the successor's rules express (a
+ *   matcher that matches failures); as the heir's own enum values, at their lower weight, five
+ *   opened queries about mail on failed backups ranked lower (fifteenth round);
+ * - what its endpoint is ("Create new vzdump backup job."): without it, "only mail me when a
+ *   backup job fails" finds no matcher; with it, the matchers come up, low, among backup jobs.
+ * A retired endpoint ("Create a new HA group. (deprecated in favor of HA rules)") gives the
+ * descriptions of its parameters, but those in its path. Names are left out: an identifier of the
+ * index ("mailnotification") would join the words said apart ("the mail notification target").
+ * One a description mentions stays ("Enabling nofailback prevents that behavior."): "restricted"
+ * and "nodes" are words of descriptions too, and nothing here tells the two apart.
  */
 export function successorTexts(endpoints: readonly Endpoint[]): string[][] {
   const byKey = new Map(endpoints.map((e, id) => [`${e.method} ${e.path}`, id] as const));
