@@ -15,7 +15,10 @@ import {
   NODE_WORDS,
   PREPOSITIONS,
   QEMU_WORDS,
+  isEnglishVerb,
+  presentForms,
 } from "./search-tokens.ts";
+import { pastTenseBases } from "./search-clauses.ts";
 
 /** Words that make what follows a new object, not an existing one. */
 const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
@@ -87,12 +90,29 @@ export function staying(raw: readonly string[], isName: (i: number) => boolean, 
   return out;
 }
 
-/** "to the admins group", "into pool dev": the kinds of existing object something is added to (a collection's noun within the next three words). */
+/** "log in", "logged in", "signs in": "in" right after a verb is its particle, no place. */
+function verbsParticle(raw: readonly string[], i: number): boolean {
+  const before = raw[i - 1];
+  if (before === undefined) return false;
+  const bases = [before, ...presentForms(before), ...pastTenseBases(before)];
+  if (/ing$/.test(before)) {
+    const root = before.slice(0, -3);
+    // "signing" sign, "taking" take, "logging" log.
+    bases.push(root, `${root}e`, ...(/([a-z])\1$/.test(root) ? [root.slice(0, -1)] : []));
+  }
+  return bases.some(isEnglishVerb);
+}
+
+/**
+ * "to the admins group", "into pool dev", "in the evpn zone": the kinds of existing object
+ * something is added to (a collection's noun within the next three words).
+ */
 export function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
   const places = new Set<string>();
   raw.forEach((w, i) => {
+    const into = w === "to" || w === "into" || (w === "in" && !verbsParticle(raw, i));
     // "to a Gotify server" names no existing one.
-    if ((w !== "to" && w !== "into") || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
+    if (!into || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
     for (const next of raw.slice(i + 1, i + 4)) {
       const s = stem(next, index.stems);
       if (index.collectionStems.has(s)) {
