@@ -90,7 +90,7 @@ export function staying(raw: readonly string[], isName: (i: number) => boolean, 
   return out;
 }
 
-/** "log in", "logged in", "signs in": "in" right after a verb is its particle, no place. */
+/** "log in", "logged in", "turns on": "in" or "on" right after a verb is its particle, no place. */
 function verbsParticle(raw: readonly string[], i: number): boolean {
   const before = raw[i - 1];
   if (before === undefined) return false;
@@ -104,13 +104,13 @@ function verbsParticle(raw: readonly string[], i: number): boolean {
 }
 
 /**
- * "to the admins group", "into pool dev", "in the evpn zone": the kinds of existing object
- * something is added to (a collection's noun within the next three words).
+ * "to the admins group", "into pool dev", "in the evpn zone", "on storage nas": the kinds of
+ * existing object something is added to or put on (a collection's noun within the next three words).
  */
 export function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
   const places = new Set<string>();
   raw.forEach((w, i) => {
-    const into = w === "to" || w === "into" || (w === "in" && !verbsParticle(raw, i));
+    const into = w === "to" || w === "into" || ((w === "in" || w === "on") && !verbsParticle(raw, i));
     // "to a Gotify server" names no existing one.
     if (!into || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
     for (const next of raw.slice(i + 1, i + 4)) {

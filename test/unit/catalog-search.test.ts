@@ -1567,6 +1567,12 @@ describe("the fifteenth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(withDocs!, query)[0]).toBe(expected);
     expect(ranked(plain!, query)[0]).toBe(expected);
   });
+
+  // So does "on": the storage a backup is on exists.
+  test.skipIf(!present)("mark a backup on storage pbs1 as protected: the volume's attributes, no new storage", () => {
+    const query = "mark backup vzdump-lxc-300-2025_06_01-01_00_00.tar.zst on storage pbs1 as protected";
+    expect(ranked(withDocs!, query)[0]).toBe("PUT /nodes/{node}/storage/{storage}/content/{volume}");
+  });
 });
 
 describe("the fourteenth round of issue 11, on PVE 9.1", async () => {
@@ -2158,17 +2164,19 @@ describe("possessors: who owns what a noun phrase names", () => {
 
 describe("placesOf: the kinds of existing object something is put in or added to", () => {
   const index = {
-    collectionStems: new Set(["group", "zone", "snapshot", "domain", "server"]),
+    collectionStems: new Set(["group", "zone", "snapshot", "domain", "server", "storag"]),
     stems: buildSearchIndex([]).stems,
   } as unknown as SearchIndex;
   test.each<[string, string[]]>([
     ["add bob to the admins group", ["group"]],
     ["create a vnet called vnet100 in the evpn zone", ["zone"]],
     ["back up container 140 immediately in snapshot mode", ["snapshot"]],
+    ["mark the backup on storage nas as protected", ["storag"]],
     // "in" right after a verb is its particle.
     ["people log in with their domain accounts", []],
     ["staff logged in with domain accounts", []],
     ["users logging in with domain accounts", []],
+    ["turn on the zone", []],
     // A new object is no place; nor is "to" before a verb.
     ["send alerts to a new server", []],
     ["how to create a snapshot", []],
@@ -2642,5 +2650,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh46-sealed", true, 83.6, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 74.5, 87.3],
+  ["search-fresh50-sealed", true, 75.5, 87.3],
 ];
