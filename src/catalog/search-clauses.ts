@@ -371,6 +371,13 @@ export function pastTenseBases(word: string): string[] {
   return [word.slice(0, -1), word.slice(0, -2), ...(/([a-z])\1ed$/.test(word) ? [word.slice(0, -3)] : [])];
 }
 
+/** The base forms a verb's -ing form may have: "signing" sign, "taking" take, "logging" log. */
+export function gerundBases(word: string): string[] {
+  if (!/ing$/.test(word)) return [];
+  const root = word.slice(0, -3);
+  return [root, `${root}e`, ...(/([a-z])\1$/.test(root) ? [root.slice(0, -1)] : [])];
+}
+
 /**
  * A job going on for a while: "a backup has been hanging for hours", "the migration is stuck
  * since this morning", "the backup on pve5 has been running for six hours". In Proxmox VE a job

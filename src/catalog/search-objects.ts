@@ -18,7 +18,7 @@ import {
   isEnglishVerb,
   presentForms,
 } from "./search-tokens.ts";
-import { pastTenseBases } from "./search-clauses.ts";
+import { gerundBases, pastTenseBases } from "./search-clauses.ts";
 
 /** Words that make what follows a new object, not an existing one. */
 const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
@@ -94,13 +94,7 @@ export function staying(raw: readonly string[], isName: (i: number) => boolean, 
 function verbsParticle(raw: readonly string[], i: number): boolean {
   const before = raw[i - 1];
   if (before === undefined) return false;
-  const bases = [before, ...presentForms(before), ...pastTenseBases(before)];
-  if (/ing$/.test(before)) {
-    const root = before.slice(0, -3);
-    // "signing" sign, "taking" take, "logging" log.
-    bases.push(root, `${root}e`, ...(/([a-z])\1$/.test(root) ? [root.slice(0, -1)] : []));
-  }
-  return bases.some(isEnglishVerb);
+  return [before, ...presentForms(before), ...pastTenseBases(before), ...gerundBases(before)].some(isEnglishVerb);
 }
 
 /**

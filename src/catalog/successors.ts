@@ -2,7 +2,7 @@
 // the backup job's `mailnotification` ("Deprecated: use notification targets/matchers instead.
 // Specify when to send a notification mail", always | failure) says what notification
 // matchers are for, in the words an operator who knew the old setting still uses.
-import { isDeprecated, placeholders, type Endpoint } from "./model.ts";
+import { collectionPath, endsInPlaceholder, isDeprecated, placeholders, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import { STOPWORDS, words } from "./text.ts";
 
@@ -76,8 +76,7 @@ export function successorTexts(endpoints: readonly Endpoint[]): string[][] {
   const paths = [...new Set(endpoints.map((e) => e.path))];
   const itemOf = new Map<string, string>();
   for (const path of paths) {
-    const m = /^(.*)\/\{[^{}/]+\}$/.exec(path);
-    if (m && !itemOf.has(m[1]!)) itemOf.set(m[1]!, path);
+    if (endsInPlaceholder(path) && !itemOf.has(collectionPath(path))) itemOf.set(collectionPath(path), path);
   }
   const out: string[][] = endpoints.map(() => []);
   const add = (list: string[], items: readonly string[]) => {
