@@ -263,7 +263,13 @@ function returnsWhatItPrints(reads: { endpoint: number; fields: string[] }, ctx:
  */
 function spellsCall(tokens: readonly string[], calls: ReadonlySet<string> | undefined): boolean {
   if (!calls?.size) return false;
-  return tokens.some((value) => tokens.some((next) => calls.has(`${value} ${next}`)));
+  // The calls are few (a service's values and its actions), the pairs of words typed many.
+  const typed = new Set(tokens);
+  for (const call of calls) {
+    const space = call.indexOf(" ");
+    if (typed.has(call.slice(0, space)) && typed.has(call.slice(space + 1))) return true;
+  }
+  return false;
 }
 
 /** Most docs examples whose words describe one shell command. */

@@ -151,6 +151,12 @@ export interface SearchIndex {
   websocket: Uint8Array;
   /** Endpoints that are one answer in two variants (the VM and the container one) share a number. */
   families: Int32Array;
+  /**
+   * Each endpoint's place among equal scores: shorter paths first, then the paths in locale
+   * order, then the schema's order within a path (GET, POST, PUT, DELETE: a tie never favours
+   * deleting). Worked out once, so ranking compares two numbers.
+   */
+  tieOrder: Int32Array;
   /** What each endpoint is (its last segment and handler name), as units of alternative stems. */
   identity: string[][][];
   /** For a DELETE, the stem of its handler's verb, a word of its own: what the DELETE does (revert_network_changes: "revert"). */
@@ -497,6 +503,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     checks: checksOf(endpoints, identity, stems),
     websocket,
     families,
+    tieOrder: tieOrderOf(endpoints),
     identity,
     deleteVerb: endpoints.map((e) => {
       // A verb of its own ("revert_network_changes"), not one run together with its object ("ipdelete").
@@ -683,4 +690,16 @@ function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, postings: P
       });
   });
   return spans;
+}
+
+function tieOrderOf(endpoints: readonly { path: string }[]): Int32Array {
+  const ids = endpoints.map((_, id) => id);
+  ids.sort((a, b) => {
+    const pa = endpoints[a]!.path;
+    const pb = endpoints[b]!.path;
+    return pa.length - pb.length || pa.localeCompare(pb) || a - b;
+  });
+  const order = new Int32Array(endpoints.length);
+  ids.forEach((id, place) => (order[id] = place));
+  return order;
 }

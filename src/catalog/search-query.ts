@@ -1,22 +1,18 @@
 // Query analysis: the words of a query as weighted concepts (phrases, joined and split words,
-// synonyms), the method its verbs ask for, which guest and which scope it is about.
+// synonyms), the method its verbs ask for, which guest and which scope it is about. The steps
+// live beside it: the clauses marked on the tokens (search-clauses.ts), the phrases
+// (search-phrases.ts), the single words (search-words.ts), the scope (search-scope.ts); the
+// concepts they add are search-concepts.ts.
 import { stem } from "./stem.ts";
 import { METHOD_HINTS } from "./synonyms.ts";
-import { STOPWORDS } from "./text.ts";
 import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
-import { joinable, phraseAt, splitCompound } from "./search-terms.ts";
-import {
-  createdOf,
-  definiteOf,
-  guestByNumber,
-  guestGoesTo,
-  infinitive,
-  listsAskedOf,
-  ownersOf,
-  placesOf,
-  staying,
-} from "./search-objects.ts";
+import { phraseAt, splitCompound } from "./search-terms.ts";
+import { namesHostByName, scopeOf } from "./search-scope.ts";
+import { EQUIVALENT_WEIGHT, QueryConcepts, type Concept } from "./search-concepts.ts";
+import { MACHINE_WORDS, phraseConcepts } from "./search-phrases.ts";
+import { VERB_WEIGHT, wordConcepts } from "./search-words.ts";
+import { createdOf, definiteOf, guestGoesTo, listsAskedOf, ownersOf, placesOf, staying } from "./search-objects.ts";
 import {
   namesGuests,
   namesPort,
@@ -25,7 +21,6 @@ import {
   namesTargetNode,
   PATH_KINDS,
   valueKinds,
-  valueTerm,
   type ValueKind,
 } from "./search-values.ts";
 import {
@@ -36,7 +31,6 @@ import {
   markAspect,
   markMotion,
   markSaying,
-  nodeName,
   negatedActions,
   type NegatedAction,
   leavesChangeToApply,
@@ -50,46 +44,23 @@ import {
   LIGHT_VERBS,
 } from "./search-clauses.ts";
 import {
-  ALL_WORDS,
-  CLUSTER_WORDS,
-  compoundsWith,
-  DETERMINERS,
-  GENERIC_WORDS,
   GUEST_WORDS,
   guestFacet,
   LXC_WORDS,
   NODE_WORDS,
   objectWords,
-  knowsWord,
-  particleOfVerb,
   opensWithEnglishVerb,
   opensWithVerb,
   PARTICLES,
-  PREPOSITIONS,
-  PLACE_WORDS,
-  PLURAL_GUESTS,
   QEMU_WORDS,
   QUESTION_WORDS,
   isParticiple,
-  queryChunks,
   statedMethodAt,
-  TARGET_WORDS,
   tokenize,
   verbAt,
   type GuestFacet,
 } from "./search-tokens.ts";
 
-export const EQUIVALENT_WEIGHT = 0.8;
-const RELATED_WEIGHT = 0.45;
-const MODIFIER_WEIGHT = 0.6;
-const GENERIC_WEIGHT = 0.5;
-/** A word found inside one of the API's run-together names ("trim" in fstrim). */
-const SUBWORD_WEIGHT = 0.7;
-/**
- * A value typed, by its kind ("a volume ID"): it says which endpoints take it, as much as a word
- * says what it names (0.6 and 0.8 lost first places to endpoints that merely share its words).
- */
-const VALUE_WEIGHT = 1;
 /** The kind of object a kind of value names, where the API has a word for it. */
 const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
   user: "user",
@@ -98,12 +69,6 @@ const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
   volume: "volume",
   replication: "replication",
 };
-/** A verb that only says the method ("add", "revoke", "show"). */
-const VERB_WEIGHT = 0.5;
-/** Verbs that only present what is asked for (unlike "check" or "verify", which say what is done with it). */
-const DISPLAY_VERBS = new Set(["show", "display", "view", "see", "print", "get", "read", "fetch"]);
-/** Groups whose verbs ask to set something rather than to act. */
-const SETTING_LEADS = new Set(["create", "update", "enable", "disable"]);
 /**
  * Whether some endpoint is named by `word` (its last segment or handler, "unlock" of unlock-tfa)
  * and takes, in its path, an object the query names: a word ("user") or a typed value's kind
@@ -148,31 +113,6 @@ const DOERS = new Set([
   "and",
   "or",
 ]);
-/** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
-const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
-
-interface Concept {
-  /** term -> weight within the concept (the best matching term counts). */
-  terms: Map<string, number>;
-  /** The stems of the words actually typed. */
-  primaries: Set<string>;
-  weight: number;
-  /** Synonyms typed side by side ("user account"): the concept is as rare as the commonest of them. */
-  capWith?: string[];
-  /** The API's own word for what was typed in other words ("move" -> migrate): it counts as rare as the word typed. */
-  apiWords?: Set<string>;
-  /** A verb: it says what is done ("stop", "turn on"), not what to ("firewall", "notes"). */
-  verb?: boolean;
-  /** A verb that asks to set something (add, make, change, enable), not for another action (migrate, restart). */
-  sets?: boolean;
-  /** For a phrase: where it starts in the query and the API words of its groups. */
-  at?: number;
-  leads?: string[];
-  /** For a value: the stem of the kind of object it names ("user" for "carol@pve"). */
-  names?: string;
-  /** For a phrase: the stems of its groups' API words, which name what the phrase names ("mount point": mp). */
-  leadStems?: Set<string>;
-}
 
 /** The query's concepts, and the facts about it that the score factors read (search-score.ts). */
 export interface QueryAnalysis extends QueryFacts {
@@ -190,39 +130,6 @@ export interface QueryAnalysis extends QueryFacts {
   /** The query asks to set or create something (a stated write whose verbs only say so). */
   setting: boolean;
 }
-
-/**
- * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
- * a number after "on", "from", "at" or "of", that the API does not know, is a host's; so is one
- * named like a host (HOST_NAMES) that opens the request or follows its first word ("pve2 needs
- * new RAM, …", "reboot pve4"; "start web01" may be a guest's).
- * Not one named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
- */
-export function namesHostByName(query: string, index: SearchIndex): boolean {
-  const chunks = queryChunks(query).map((c) => c.toLowerCase().replace(/[.,;:!?]+$/, ""));
-  const collection = (name: string) => {
-    const letters = name.replace(/-?\d+$/, "");
-    return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
-  };
-  // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
-  // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").
-  return chunks.some(
-    (c, i) =>
-      (/^(on|from|at|of)$/.test(chunks[i - 1] ?? "") || (i <= 1 && HOST_NAMES.test(c))) &&
-      nodeName(c) &&
-      !collection(c) &&
-      !index.postings.has(c),
-  );
-}
-
-/**
- * Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1",
- * "pvenode1"); Proxmox's may follow another part ("srv-pve-01"), a word for a host may not
- * ("web-server-01" is a guest's).
- * Each part after the first begins with its hyphen, so matching never backtracks far.
- */
-const HOST_NAMES =
-  /^(?:(?:[a-z]+-)?(?:pve|proxmox)|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)[a-z]*(?:-[a-z]+)*-?\d+$/;
 
 /** Modal verbs that open a question of whether something is possible. */
 const MODALS = new Set(["can", "could"]);
@@ -314,44 +221,6 @@ function negatedFlagOf(index: SearchIndex, { action, particle }: NegatedAction):
   return flag && [...flag.described].some((d) => sameAction(verb, d) || sameAction(d, verb)) ? flag.flag : undefined;
 }
 
-/** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
-const SCOPE_PREPOSITIONS = new Set(["across", "on", "for", "in", "over", "throughout", "to"]);
-/** The groups a verb phrase means when its object is a machine, and when it is a feature. */
-const MACHINE_SENSE = new Set(["start", "shutdown"]);
-const FEATURE_SENSE = new Set(["enable", "disable"]);
-const MACHINE_WORDS = new Set([
-  ...QEMU_WORDS,
-  ...LXC_WORDS,
-  ...GUEST_WORDS,
-  "node",
-  "nodes",
-  "host",
-  "hosts",
-  "server",
-  "servers",
-  "machine",
-  "machines",
-  "it",
-  "them",
-]);
-
-/**
- * "turn on", "switch off": a machine is started or shut down, a feature is enabled or
- * disabled. The first content word of the object (`after`) tells which sense is meant.
- */
-function senseByObject(index: SearchIndex, ids: number[], after: readonly string[]): number[] {
-  const machine = ids.filter((id) => MACHINE_SENSE.has(index.leads[id]!));
-  const feature = ids.filter((id) => FEATURE_SENSE.has(index.leads[id]!));
-  if (machine.length === 0 || feature.length === 0) return ids;
-  // "turn them off": a pronoun for machines is the object, though a stopword.
-  const object = after.find(
-    (w) => MACHINE_WORDS.has(w) || (!DETERMINERS.has(w) && !PARTICLES.has(w) && !STOPWORDS.has(w)),
-  );
-  if (object === undefined) return ids;
-  const keep = MACHINE_WORDS.has(object) ? feature : machine;
-  return ids.filter((id) => !keep.includes(id));
-}
-
 /**
  * Which of the kinds of path typed count as values, by the guest the query is about. "read
  * /etc/fstab inside VM 131", "share /srv/media with the VMs": a path in a query about a guest
@@ -385,9 +254,6 @@ export function introducesNewObject(
   const phrase = objectWords(tokens, at);
   return !phrase.includes("existing") && phrase.some(isCollection);
 }
-
-/** Prepositions that negate what follows them: they keep their meaning. */
-const NEGATING = new Set(["without", "except"]);
 
 /** How much the words of a CLI-only command's description count, against the words typed. */
 const DESCRIPTION_WEIGHT = 0.6;
@@ -425,64 +291,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     (t.word === "up" || ((t.word === "run" || t.word === "runs") && !DOERS.has(tokens[k - 1]?.word ?? "")));
   const raw = tokens.map((t, k) => (says(t, k) ? "running" : t.word));
 
-  const concepts: Concept[] = [];
-  const byKey = new Map<string, Concept>();
-  const addConcept = (key: string, terms: Map<string, number>, primary: string | undefined, weight: number) => {
-    const existing = byKey.get(key);
-    if (existing) {
-      existing.weight = Math.max(existing.weight, weight);
-      if (primary) {
-        existing.primaries.add(primary);
-        existing.terms.set(primary, 1);
-      }
-      return existing;
-    }
-    const concept: Concept = { terms, primaries: new Set(primary ? [primary] : []), weight };
-    byKey.set(key, concept);
-    concepts.push(concept);
-    return concept;
-  };
-  const groupConcept = (ids: number[], primary: string | undefined, relatedKeys: string[], weight: number) => {
-    const terms = new Map<string, number>();
-    // The first member of a group is the API's own word and counts fully.
-    const groupWeight = primary === undefined ? 1 : EQUIVALENT_WEIGHT;
-    for (const id of ids) {
-      index.groups[id]!.forEach((t, i) => terms.set(t, Math.max(terms.get(t) ?? 0, i === 0 ? 1 : groupWeight)));
-    }
-    for (const key of relatedKeys) {
-      for (const t of index.related.get(key) ?? []) if (!terms.has(t)) terms.set(t, RELATED_WEIGHT);
-    }
-    if (primary) terms.set(primary, 1);
-    // Each word typed is its own concept; a phrase stands for its group.
-    const key = primary ? `w${primary}` : `g${[...ids].sort((a, b) => a - b).join(",")}`;
-    const concept = addConcept(key, terms, primary, weight);
-    if (primary) {
-      const apiWords = ids.map((id) => index.groups[id]![0]!).filter((lead) => lead !== primary);
-      if (apiWords.length) concept.apiWords = new Set([...(concept.apiWords ?? []), ...apiWords]);
-    }
-    return concept;
-  };
-  const groupsOf = (word: string) =>
-    index.groupsOfWord.get(word) ?? index.groupsOfStem.get(stem(word, index.stems)) ?? [];
-  const wordConcept = (word: string, weight: number, literal = false) => {
-    const s = stem(word, index.stems);
-    if (literal) return groupConcept([], s, [], weight);
-    const ids = groupsOf(word);
-    const concept = groupConcept(ids, s, [word, s, ...ids.map((id) => index.leads[id]!)], weight);
-    for (const compound of compoundsWith(index, word)) {
-      const term = stem(compound, index.stems);
-      if (!concept.terms.has(term)) concept.terms.set(term, SUBWORD_WEIGHT);
-    }
-    return concept;
-  };
-  const sameGroup = (a: string | undefined, b: string | undefined) =>
-    a !== undefined && b !== undefined && groupsOf(a).some((id) => groupsOf(b).includes(id));
+  const found = new QueryConcepts(index);
+  const concepts = found.list;
+  const wordConcept = (word: string, weight: number, literal = false) => found.word(word, weight, literal);
+  const valueConcept = (kind: ValueKind) => found.value(kind);
+  const groupsOf = (word: string) => found.groupsOf(word);
 
-  // "local:vztmpl/debian.tar.zst", "alice@pve": the kind of value says which endpoints take it.
-  const valueConcept = (kind: ValueKind) => {
-    const term = valueTerm(kind);
-    return addConcept(`v${kind}`, new Map([[term, 1]]), term, VALUE_WEIGHT);
-  };
   const pathKinds = new Set<ValueKind>();
   for (const chunk of query.split(/\s+/)) {
     for (const kind of valueKinds(chunk)) {
@@ -540,7 +354,6 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   for (const kind of pathValues(pathKinds, guest)) valueConcept(kind);
   const bothKinds = guestWords.some((w) => QEMU_WORDS.has(w)) && guestWords.some((w) => LXC_WORDS.has(w));
 
-  const consumed = new Array<boolean>(raw.length).fill(false);
   const rawStems = raw.map((w) => stem(w, index.stems));
   // "reset the root password inside VM 155": what the verb acts on is no guest. A phrase the
   // verb opens ("pull the plug") is the verb.
@@ -551,78 +364,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     object.some((w) => QEMU_WORDS.has(w) || LXC_WORDS.has(w) || GUEST_WORDS.has(w)) ||
     (object.some((w) => MACHINE_WORDS.has(w)) && !object.some((w) => NODE_WORDS.has(w)));
   const verbOnOther = object.length > 0 && !guestLike;
-  // "turn the VM back on": a verb and its particle with the object between them are the phrase "turn on".
-  for (let i = 0; i < raw.length; i++) {
-    if (phraseAt(rawStems, i, index.phrases) || !index.phrases.firstStems.has(rawStems[i]!)) continue;
-    for (let j = i + 2; j < Math.min(raw.length, i + 5); j++) {
-      // "close to running out": a "to" between opens another verb, it is no object.
-      if (verbAt(tokens, j) || raw[j - 1] === "to") break;
-      const found = PARTICLES.has(raw[j]!) ? index.phrases.byStems.get(`${rawStems[i]} ${rawStems[j]}`) : undefined;
-      if (!found) continue;
-      const ids = senseByObject(index, found, raw.slice(i + 1, j));
-      const concept = groupConcept(
-        ids,
-        undefined,
-        ids.map((id) => index.leads[id]!),
-        tokens[i]!.weight,
-      );
-      if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) concept.verb = true;
-      if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) concept.sets = true;
-      // Where it stands and what it leads to, so it can open the request ("throw those edits away":
-      // DELETE); not when a noun follows the particle, which is then a preposition ("switch ports on
-      // vmbr0"), but an adverb may ("shut it down cleanly").
-      const next = raw[j + 1];
-      if (
-        next === undefined ||
-        STOPWORDS.has(next) ||
-        PREPOSITIONS.has(next) ||
-        /ly$/.test(next) ||
-        tokens[j + 1]?.clauseStart
-      ) {
-        concept.at = i;
-        concept.leads = ids.map((id) => index.leads[id]!);
-      }
-      consumed[i] = consumed[j] = true;
-      // "back on": a particle right before the one that completes the verb goes with it.
-      if (PARTICLES.has(raw[j - 1]!)) consumed[j - 1] = true;
-      break;
-    }
-  }
-  for (let i = 0; i < raw.length; i++) {
-    if (consumed[i] || particleOfVerb(raw, i)) continue;
-    const phrase = phraseAt(rawStems, i, index.phrases);
-    if (!phrase) continue;
-    let len = phrase[1];
-    const ids = senseByObject(index, phrase[0], raw.slice(i + len));
-    // "lvm thin pool": phrases of one group that overlap ("lvm thin", "thin pool") are one mention.
-    for (let j = i + 1; j < i + len; j++) {
-      const next = phraseAt(rawStems, j, index.phrases);
-      if (next && next[0].some((g) => ids.includes(g))) len = Math.max(len, j - i + next[1]);
-    }
-    const inPhrase = tokens.slice(i, i + len);
-    const content = inPhrase.filter((t) => !STOPWORDS.has(t.word));
-    const phraseConcept = groupConcept(
-      ids,
-      undefined,
-      ids.map((id) => index.leads[id]!),
-      Math.max(...(content.length ? content : inPhrase).map((t) => t.weight)),
-    );
-    phraseConcept.at = i;
-    phraseConcept.leads = ids.map((id) => index.leads[id]!);
-    phraseConcept.leadStems = new Set(ids.map((id) => index.groups[id]![0]!));
-    // "turn on", "get rid of": a phrase of a verb's group is a verb.
-    if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) phraseConcept.verb = true;
-    if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) phraseConcept.sets = true;
-    for (let k = i; k < i + len; k++) consumed[k] = true;
-    i += len - 1;
-  }
-  for (let i = 0; i < raw.length - 1; i++) {
-    if (consumed[i] || consumed[i + 1] || particleOfVerb(raw, i)) continue;
-    const joined = joinable(raw[i]!, raw[i + 1]!, index.vocabulary, index.stems);
-    if (!joined) continue;
-    wordConcept(joined, Math.max(tokens[i]!.weight, tokens[i + 1]!.weight));
-    consumed[i] = consumed[i + 1] = true;
-  }
+  const consumed = phraseConcepts(index, found, tokens, raw, rawStems);
   // "make VM 118 start automatically", "let container 130 run docker": after a causative verb
   // the next verb says the state wanted, not what the request does. So it does after a modal
   // of what should be ("container 171 should start third"), which asks for a setting too: of
@@ -638,84 +380,14 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const modalAt = ordered ? -1 : wanted;
   const causedAt = causativeAt >= 0 ? causativeAt : modalAt;
   const caused = (i: number) => causedAt >= 0 && i > causedAt;
-  let previous: { word: string; concept: Concept; index: number } | undefined;
-  let asksForOne = false;
-  let causedVerb: ReadonlySet<string> | undefined;
-  const prevented = new Set<string>();
-  const subordinates = new Set<string>();
-  const mainTerms = new Set<string>();
-  raw.forEach((w, i) => {
-    if (consumed[i] || STOPWORDS.has(w)) return;
-    // "cluster wide", "datacenter-wide": the scope, said by the word before.
-    if (w === "wide" && (CLUSTER_WORDS.has(raw[i - 1] ?? "") || NODE_WORDS.has(raw[i - 1] ?? ""))) return;
-    // "across all nodes", "on every node": where it applies (the cluster), not the nodes' endpoints.
-    if (NODE_WORDS.has(w) && ALL_WORDS.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
-    let weight = tokens[i]!.weight;
-    // "across the cluster", "after the switch rebooted", "through its firewall": a preposition
-    // relates the words around it and names nothing, unless a parameter is named by it (the task
-    // list's "since" and "until"), it makes a phrasal verb (OSD "out", "power down") or it
-    // negates ("without", "except").
-    if (PREPOSITIONS.has(w) && !PARTICLES.has(w) && !NEGATING.has(w) && !index.parameterStems.has(stem(w, index.stems)))
-      weight = 0;
-    const next = raw[i + 1];
-    // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
-    if (
-      DETERMINERS.has(raw[i - 1] ?? "") &&
-      next &&
-      !STOPWORDS.has(next) &&
-      !/^\d+$/.test(next) &&
-      !METHOD_HINTS[w] &&
-      !sameGroup(w, next)
-    ) {
-      weight *= MODIFIER_WEIGHT;
-    }
-    // "revoke", "add", "open": a verb that names no endpoint only says the method.
-    // ("trim" names fstrim, so it is no mere method word.)
-    const methodOnly =
-      METHOD_HINTS[w] !== undefined &&
-      verbAt(tokens, i) !== undefined &&
-      !groupsOf(w).some(
-        (g) => !CRUD_LEADS.has(index.leads[g]!) && index.groups[g]!.some((t) => index.lastSegmentStems.has(t)),
-      ) &&
-      !index.lastSegmentStems.has(stem(w, index.stems)) &&
-      compoundsWith(index, w).length === 0;
-    // "show the cluster status": a verb that only says "present it" says nothing of what is read
-    // ("Show the current pool status." is no better answer for it).
-    if (methodOnly) weight *= DISPLAY_VERBS.has(w) ? 0 : VERB_WEIGHT;
-    if (GENERIC_WORDS.has(w)) {
-      weight *= GENERIC_WEIGHT;
-      asksForOne = true;
-    }
-    // "user account", "apt repositories": synonyms side by side name one thing, which is no
-    // rarer than the commoner word ("account" alone would favour the rare ACME account).
-    if (previous && previous.index === i - 1 && sameGroup(previous.word, w)) {
-      const concept = wordConcept(w, weight);
-      concept.capWith = previous.concept.capWith = [...previous.concept.primaries, ...concept.primaries];
-      previous = { word: w, concept, index: i };
-      return;
-    }
-    if (/^\d+$/.test(w)) return;
-    if (!knowsWord(index, w)) {
-      if (/\d/.test(w)) return;
-      const parts = splitCompound(w, index.vocabulary);
-      if (parts) {
-        for (const p of parts) if (!STOPWORDS.has(p)) wordConcept(p, weight);
-        return;
-      }
-    }
-    const concept = wordConcept(w, weight, tokens[i]!.literal);
-    if (methodOnly) delete concept.apiWords;
-    for (const [term, w] of concept.terms) {
-      if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.subordinate || tokens[i]!.purpose ? subordinates : mainTerms).add(term);
-    }
-    if (tokens[i]!.prevented) {
-      for (const [term, w] of concept.terms) if (w >= EQUIVALENT_WEIGHT) prevented.add(term);
-    } else if (verbAt(tokens, i) && !caused(i)) {
-      concept.verb = true;
-      if (methodOnly || groupsOf(w).some((g) => SETTING_LEADS.has(index.leads[g]!))) concept.sets = true;
-    } else if (verbAt(tokens, i) && causedVerb === undefined) causedVerb = concept.primaries;
-    previous = { word: w, concept, index: i };
-  });
+  const { asksForOne, causedVerb, prevented, subordinates, mainTerms } = wordConcepts(
+    index,
+    found,
+    tokens,
+    raw,
+    consumed,
+    caused,
+  );
   // "free space on local-zfs": a storage's name names a storage, as if the word were said, unless it is.
   const storageStem = stem("storage", index.stems);
   if (namesStorage && !concepts.some((c) => c.terms.get(storageStem) === 1))
@@ -735,7 +407,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (acts) {
     // A verb of no known method is not what the endpoint is named by ("keep" of keep-last).
     const first = typed.tokens.find((t) => t.clauseStart)!;
-    const verb = byKey.get(`w${stem(first.word, index.stems)}`);
+    const verb = found.ofWord(stem(first.word, index.stems));
     if (verb) verb.weight *= VERB_WEIGHT;
   }
   if (!method && !acts && concepts.length > 0) method = "GET";
@@ -764,7 +436,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   for (const action of negatedActions(typed.tokens)) {
     const flag = negatedFlagOf(index, action);
     if (flag === undefined) continue;
-    addConcept(`n${flag}`, new Map([[flag, 1]]), flag, NEGATED_FLAG_WEIGHT);
+    found.add(`n${flag}`, new Map([[flag, 1]]), flag, NEGATED_FLAG_WEIGHT);
     // A question about it ("why did ceph stop rebalancing", "check whether the flags prevent
     // rebalancing") reads; it sets nothing.
     if (asksAbout(tokens) || causeAsked) continue;
@@ -775,32 +447,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // undoes it (unlock-tfa) when the query names what that action takes (a user), as if the action
   // were said.
   for (const undo of undoingActions(raw, (word) => undoes(index, word, rawStems, concepts))) wordConcept(undo, 1);
-  // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
-  const target = (i: number) =>
-    TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
-  // "on all nodes", "every node": the whole cluster.
-  const everyNode = (i: number) => ALL_WORDS.has(spoken[i - 1] ?? "") || ALL_WORDS.has(spoken[i - 2] ?? "");
   const hostByName = namesHostByName(query, index);
-  const namesNode = spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || hostByName;
+  const scope = scopeOf(raw, spoken, hostByName);
   // "reboot pve2": a host's name names a node, as if the word were said, unless it is.
   const nodeStem = stem("node", index.stems);
   if (hostByName && !concepts.some((c) => (c.terms.get(nodeStem) ?? 0) >= EQUIVALENT_WEIGHT))
     wordConcept("node", HOST_NAME_WEIGHT);
-  const namesCluster = spoken.some(
-    (w, i) =>
-      CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center") || (NODE_WORDS.has(w) && everyNode(i)),
-  );
-  const asksForAll = spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w));
-  const namesAgent = spoken.some((w) => w === "agent" || w === "qga");
-  const namesGuest = raw.some(
-    (w, i) => guestByNumber(raw, i) || (GUEST_WORDS.has(w) && /^\d+$/.test(raw[i + 1] ?? "")),
-  );
-  // "to VM 120", "in container 101": an existing guest is where it happens.
-  const guestIsPlace = raw.some(
-    (_, i) =>
-      guestByNumber(raw, i) &&
-      (PLACE_WORDS.has(raw[i - 1] ?? "") || (DETERMINERS.has(raw[i - 1] ?? "") && PLACE_WORDS.has(raw[i - 2] ?? ""))),
-  );
   // A write that sets something: a parameter of a setting endpoint may be what is asked
   // (search-params.ts). So may a request that opens with an English verb of no known method
   // ("cap VM 122 at half a CPU", "use noVNC as the default console").
@@ -844,11 +496,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     oneItem: namesValue || asksForOne,
     named,
     namedByName,
-    namesNode,
-    namesCluster,
-    asksForAll,
-    namesAgent,
-    guestIsPlace,
+    ...scope,
     acts,
     places: placesOf(raw, index),
     // Of the words typed, not of a command's description after them. An item a definite phrase
@@ -858,7 +506,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     owners: ownersOf(said, index, namedByName),
     // "add a second NIC on vmbr1 to VM 7012": a guest's own part is added by setting it.
     created:
-      createVerb && !guestIsPlace ? createdOf(said, index, index.creatable, createdAt, besides) : new Set<string>(),
+      createVerb && !scope.guestIsPlace
+        ? createdOf(said, index, index.creatable, createdAt, besides)
+        : new Set<string>(),
     createVerb,
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
@@ -871,7 +521,6 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
       (possibilityAsked ||
         (stated !== undefined && stated.at === 0 && QUESTION_WORDS.has(tokens[0]!.word)) ||
         (firstAsked > 0 && asksWhatIs(firstAsked))),
-    namesGuest,
     setting,
     staying: staying(raw, (i) => tokens[i]?.literal === true, index),
   };

@@ -2,6 +2,11 @@
 
 /** How many of the first results are kept free of near-duplicates. */
 const DIVERSE_TOP = 5;
+/**
+ * How far down diversify may reorder: a family holds two endpoints (the VM and the container
+ * variant), so the top five different answers are found among the first ten.
+ */
+export const TWINS_REORDERED = 2 * DIVERSE_TOP;
 
 /**
  * The VM and the container variant of one endpoint are one answer twice: a twin of a result

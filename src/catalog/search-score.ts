@@ -173,6 +173,14 @@ export const FACTOR = {
   imageUnasked: 0.9,
 } as const;
 
+/**
+ * No product of the factors exceeds this: the largest of the method's factors (one of them
+ * applies at most), times the one other factor above 1. Ranking scores in full only the
+ * endpoints this bound lets reach the page (search.ts); a new factor above 1 belongs here.
+ */
+export const FACTOR_CEILING: number =
+  Math.max(FACTOR.statedMethod, FACTOR.assumedMethod, FACTOR.otherWrite) * FACTOR.unknownAction;
+
 const WRITES = new Set(["POST", "PUT"]);
 
 /** The product of every factor that applies. */

@@ -86,13 +86,20 @@ export interface PhraseTable {
 }
 
 /** The phrase starting at `i` (longest first), as [groups, length]. */
-export function phraseAt(stemsOf: string[], i: number, table: PhraseTable): [number[], number] | undefined {
+export function phraseAt(stemsOf: readonly string[], i: number, table: PhraseTable): [number[], number] | undefined {
   if (!table.firstStems.has(stemsOf[i]!)) return undefined;
   for (let len = Math.min(table.maxWords, stemsOf.length - i); len >= 2; len--) {
     const ids = table.byStems.get(stemsOf.slice(i, i + len).join(" "));
     if (ids !== undefined) return [ids, len];
   }
   return undefined;
+}
+
+/** The documents that have a term, each with its weight; `paramOnly`: those that have it in their parameters alone. */
+export interface PostingList {
+  readonly ids: number[];
+  readonly weights: number[];
+  readonly paramOnly: ReadonlySet<number> | undefined;
 }
 
 /** Term -> the documents (endpoints, or parameters) that have it, each with the summed weight of the fields it is in. */
@@ -102,6 +109,7 @@ export class Postings {
   private readonly byTerm = new Map<string, number>();
   private readonly terms: string[] = [];
   private readonly paramOnly: (Set<number> | undefined)[] = [];
+  private readonly lists: (PostingList | undefined)[] = [];
 
   get size(): number {
     return this.ids.length;
@@ -129,16 +137,19 @@ export class Postings {
     this.ids[termId]!.push(endpoint);
     this.weights[termId]!.push(weight);
     if (onlyParameters) (this.paramOnly[termId] ??= new Set()).add(endpoint);
+    this.lists[termId] = undefined;
   }
 
-  get(term: string): { ids: number[]; weights: number[]; paramOnly: ReadonlySet<number> | undefined } | undefined {
+  get(term: string): PostingList | undefined {
     const id = this.byTerm.get(term);
     if (id === undefined || this.ids[id]!.length === 0) return undefined;
-    return { ids: this.ids[id]!, weights: this.weights[id]!, paramOnly: this.paramOnly[id] };
+    // One object per term, made on first asking: a search asks for the same terms many times.
+    return (this.lists[id] ??= { ids: this.ids[id]!, weights: this.weights[id]!, paramOnly: this.paramOnly[id] });
   }
 
   has(term: string): boolean {
-    return this.get(term) !== undefined;
+    const id = this.byTerm.get(term);
+    return id !== undefined && this.ids[id]!.length > 0;
   }
 }
 

@@ -1,10 +1,12 @@
-import { analyzeQuery, EQUIVALENT_WEIGHT } from "./search-query.ts";
+import { analyzeQuery } from "./search-query.ts";
+import { EQUIVALENT_WEIGHT } from "./search-concepts.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
 import { PATH_KINDS, valueTerm } from "./search-values.ts";
-import { diversify, listsBetter, typedTerms, unitsMissed } from "./search-rank.ts";
+import { diversify, listsBetter, TWINS_REORDERED, typedTerms, unitsMissed } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
-import { scoreFactor, type EndpointFacts } from "./search-score.ts";
+import type { PostingList } from "./search-terms.ts";
+import { FACTOR_CEILING, scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";
 import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
@@ -233,8 +235,14 @@ export function runSearch(
   const idfOf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const caps: number[] = [];
   const spanned = enumSpanned(index, analysis);
+  // The endpoints the current concept reached, so that only they are summed and reset.
+  const touched: number[] = [];
   analysis.concepts.forEach((concept, c) => {
-    best.fill(0);
+    const lists: [list: PostingList, termWeight: number, term: string][] = [];
+    for (const [term, termWeight] of concept.terms) {
+      const list = index.postings.get(term);
+      if (list) lists.push([list, termWeight, term]);
+    }
     // A synonym can be no rarer than the word typed: "cluster" must not score like "datacenter".
     let cap = 0;
     for (const p of concept.primaries) {
@@ -249,8 +257,8 @@ export function runSearch(
       inConcept.fill(0);
       let df = 0;
       let looseDf = 0;
-      for (const [term, termWeight] of concept.terms) {
-        for (const id of index.postings.get(term)?.ids ?? []) {
+      for (const [list, termWeight] of lists) {
+        for (const id of list.ids) {
           if (inConcept[id] === 0) {
             inConcept[id] = 1;
             looseDf++;
@@ -268,9 +276,7 @@ export function runSearch(
       cap = idfOf(df || looseDf);
     }
     caps.push(cap);
-    for (const [term, termWeight] of concept.terms) {
-      const list = index.postings.get(term);
-      if (!list) continue;
+    for (const [list, termWeight, term] of lists) {
       const df = list.ids.length;
       const idf =
         concept.primaries.has(term) && !concept.capWith
@@ -283,6 +289,7 @@ export function runSearch(
         const tf = list.weights[k]!;
         const value = termWeight * idf * ((tf * (SATURATION + 1)) / (tf + SATURATION));
         if (value > best[id]!) {
+          if (best[id] === 0) touched.push(id);
           best[id] = value;
           byParams[id] = list.paramOnly?.has(id) ? 1 : 0;
         }
@@ -291,21 +298,22 @@ export function runSearch(
     for (const id of spanned[c] ?? []) {
       const value = cap * SPAN_VALUE;
       if (value > best[id]!) {
+        if (best[id] === 0) touched.push(id);
         best[id] = value;
         byParams[id] = 0;
       }
     }
     totalWeight += concept.weight;
-    for (let id = 0; id < n; id++) {
-      if (best[id]! > 0) {
-        scores[id] = scores[id]! + concept.weight * best[id]!;
-        // A passing mention (one parameter's description) covers a concept only partly, and what
-        // only the parameters say covers it less than what the endpoint says of itself.
-        const share = Math.min(1, best[id]! / (cap * FULL_MATCH)) * (byParams[id] ? PARAMETER_COVERAGE : 1);
-        matched[id] = matched[id]! + concept.weight * share;
-        if (c < 32) conceptsMatched[id] = conceptsMatched[id]! | (1 << c);
-      }
+    for (const id of touched) {
+      scores[id] = scores[id]! + concept.weight * best[id]!;
+      // A passing mention (one parameter's description) covers a concept only partly, and what
+      // only the parameters say covers it less than what the endpoint says of itself.
+      const share = Math.min(1, best[id]! / (cap * FULL_MATCH)) * (byParams[id] ? PARAMETER_COVERAGE : 1);
+      matched[id] = matched[id]! + concept.weight * share;
+      if (c < 32) conceptsMatched[id] = conceptsMatched[id]! | (1 << c);
+      best[id] = 0;
     }
+    touched.length = 0;
   });
   const lift = paramLift(index, analysis, caps, idfOf);
   const asked = new Set<string>();
@@ -328,13 +336,32 @@ export function runSearch(
   const reversed = new Set(
     analysis.concepts.filter((c) => c.verb).flatMap((c) => [...c.primaries].map((t) => `un${t}`)),
   );
-  const results: { id: number; score: number; rank: number }[] = [];
+  // Each endpoint found, with what its score is at most (every factor above 1 applying at once),
+  // so that only those that may reach the page are scored in full: most endpoints a query
+  // touches share a word or two with it and rank far below.
+  const candidates: Candidate[] = [];
   for (let id = 0; id < n; id++) {
     if (scores[id] === 0 && !pinned.includes(id)) continue;
     const e = index.endpoints[id]!;
     if (wantMethod && e.method !== wantMethod) continue;
     if (options.within && !options.within(id)) continue;
     const coverage = totalWeight ? matched[id]! / totalWeight : 0;
+    const base = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage);
+    const place = pinned.indexOf(id);
+    // A CLI-only command's nearest endpoints count more where the tool's other commands
+    // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
+    const inHome = hints.homes?.has(homeOf(e.path)) ?? false;
+    // `pct status <vmid>`: the command acts on one guest, so endpoints of one guest come first.
+    const ofObject = hints.object !== undefined && index.placeholders[id]!.includes(hints.object);
+    const bound =
+      place >= 0
+        ? Infinity
+        : (ofObject ? PINNED * OBJECT_TIER : 0) + (inHome ? HOME_FACTOR : 1) * base * FACTOR_CEILING;
+    candidates.push({ id, base, place, inHome, ofObject, bound });
+  }
+  const scored = (candidate: Candidate): Ranked => {
+    const { id, base, place, inHome, ofObject } = candidate;
+    const e = index.endpoints[id]!;
     const units = index.identity[id]!;
     // "throw away the network changes": a DELETE asked says what a DELETE does (revert them).
     const deletes = analysis.methodStated && analysis.method === "DELETE" ? index.deleteVerb[id] : undefined;
@@ -374,31 +401,22 @@ export function runSearch(
         (units.some((unit) => unit.some((t) => analysis.prevented!.has(t))) ||
           (e.method === "DELETE" && analysis.prevented.has(DELETE_STEM))),
     };
-    const score = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage) * scoreFactor(facts, analysis);
-    const place = pinned.indexOf(id);
-    // A CLI-only command's nearest endpoints count more where the tool's other commands
-    // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
-    const home = (hints.homes?.has(homeOf(e.path)) ?? false) && takesValues(id);
-    // `pct status <vmid>`: the command acts on one guest, so endpoints of one guest come first.
-    const ofObject = hints.object !== undefined && index.placeholders[id]!.includes(hints.object);
+    const score = base * scoreFactor(facts, analysis);
+    const home = inHome && takesValues(id);
     const rank =
       place >= 0
         ? hints.ordered
           ? PINNED * (pinned.length + 1 - place)
           : PINNED * 2 + score
         : (ofObject ? PINNED * OBJECT_TIER : 0) + (home ? HOME_FACTOR : 1) * score;
-    results.push({ id, score, rank });
-  }
-  results.sort((a, b) => {
-    if (b.rank !== a.rank) return b.rank - a.rank;
-    const ea = index.endpoints[a.id]!;
-    const eb = index.endpoints[b.id]!;
-    // Within one path, the schema's order: GET, POST, PUT, DELETE (a tie never favours deleting).
-    return ea.path.length - eb.path.length || ea.path.localeCompare(eb.path) || a.id - b.id;
-  });
-  diversify(results, index.families);
+    return { id, score, rank };
+  };
   const offset = Math.max(0, options.offset ?? 0);
   const limit = Math.max(1, options.limit ?? 10);
+  const results = rankedPrefix(candidates, scored, Math.max(offset + limit, TWINS_REORDERED));
+  const { tieOrder } = index;
+  results.sort((a, b) => b.rank - a.rank || tieOrder[a.id]! - tieOrder[b.id]!);
+  diversify(results, index.families);
   const hits = results.slice(offset, offset + limit).map(({ id, score }) => {
     const e = index.endpoints[id]!;
     return {
@@ -409,5 +427,49 @@ export function runSearch(
       score: Math.round(score * 100) / 100,
     };
   });
-  return { total: results.length, hits };
+  return { total: candidates.length, hits };
+}
+
+interface Candidate {
+  id: number;
+  /** The score before its factors: the words' match, lifted by the parameters, times the coverage. */
+  base: number;
+  /** Its place among the endpoints a recognised command pins, or -1. */
+  place: number;
+  inHome: boolean;
+  ofObject: boolean;
+  /** What its rank is at most. */
+  bound: number;
+}
+
+interface Ranked {
+  id: number;
+  score: number;
+  rank: number;
+}
+
+/**
+ * The candidates that may be among the first `wanted` by rank, scored in full: first the
+ * 2 x `wanted` with the highest bounds, then any other whose bound reaches the `wanted`-th rank
+ * found. One left out ranks below that many others, so the first `wanted` are exactly those of
+ * scoring every candidate (ties included: a bound equal to the threshold is scored).
+ */
+export function rankedPrefix<C extends { bound: number }>(
+  candidates: readonly C[],
+  scored: (candidate: C) => Ranked,
+  wanted: number,
+): Ranked[] {
+  if (candidates.length <= 2 * wanted) return candidates.map(scored);
+  const bounds = Float64Array.from(candidates, (c) => c.bound).sort();
+  const first = bounds[bounds.length - 2 * wanted]!;
+  const results: Ranked[] = [];
+  const rest: C[] = [];
+  for (const c of candidates) {
+    if (c.bound >= first) results.push(scored(c));
+    else rest.push(c);
+  }
+  const ranks = Float64Array.from(results, (r) => r.rank).sort();
+  const threshold = ranks[ranks.length - wanted]!;
+  for (const c of rest) if (c.bound >= threshold) results.push(scored(c));
+  return results;
 }

@@ -14,7 +14,13 @@ import {
   summaryObject,
   withStandIns,
 } from "../../src/catalog/search-facts.ts";
-import { FACTOR, scoreFactor, type EndpointFacts, type QueryFacts } from "../../src/catalog/search-score.ts";
+import {
+  FACTOR,
+  FACTOR_CEILING,
+  scoreFactor,
+  type EndpointFacts,
+  type QueryFacts,
+} from "../../src/catalog/search-score.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
@@ -228,6 +234,83 @@ describe("scoreFactor", () => {
       query({ method: "POST", methodStated: true, namesCluster: true }),
     );
     expect(f).toBeCloseTo(FACTOR.statedMethod * FACTOR.otherScope * FACTOR.bulkUnasked, 10);
+  });
+});
+
+describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
+  // A seeded generator, so a failure repeats.
+  let seed = 20261201;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  // Mostly false: each fact that holds tends to lower the product, and the test is of the highest.
+  const bool = () => random() < 0.15;
+  const stems = new Set(["snapshot", "user"]);
+  const methods = ["GET", "POST", "PUT", "DELETE"] as const;
+
+  test("over 20,000 random endpoints and queries, the product stays at or below the ceiling", () => {
+    let highest = 0;
+    for (let k = 0; k < 20_000; k++) {
+      const e: EndpointFacts = {
+        method: pick(methods),
+        guestKind: pick([0, 1, 2]),
+        oneGuest: bool(),
+        takesGuests: bool(),
+        item: bool(),
+        collectionOf: pick([undefined, "snapshot"]),
+        navigation: bool(),
+        websocket: bool(),
+        identityMiss: pick([0, 0.5, 1]),
+        scope: pick(["cluster", "node", "other"] as const),
+        bulk: bool(),
+        agentTwin: bool(),
+        ownTwin: bool(),
+        agentCommand: bool(),
+        powerAction: bool(),
+        createsGuest: bool(),
+        creates: pick([undefined, "snapshot"]),
+        missesValue: bool(),
+        doesCausedVerb: bool(),
+        listsBetter: bool(),
+        doesPrevented: bool(),
+        undoesVerb: bool(),
+        itemOf: pick([undefined, "user"]),
+        doesSubordinate: bool(),
+        returnsImage: bool(),
+      };
+      const q: QueryFacts = {
+        method: pick([undefined, ...methods]),
+        methodStated: bool(),
+        guest: pick(["qemu", "lxc", "any", "none"] as const),
+        verbOnOther: bool(),
+        bothKinds: bool(),
+        oneItem: bool(),
+        named: pick([new Set<string>(), stems]),
+        namedByName: pick([new Set<string>(), stems]),
+        namesGuest: bool(),
+        namesNode: bool(),
+        namesCluster: bool(),
+        asksForAll: bool(),
+        namesAgent: bool(),
+        acts: bool(),
+        question: bool(),
+        guestIsPlace: bool(),
+        places: pick([new Set<string>(), stems]),
+        definite: pick([new Set<string>(), stems]),
+        createVerb: bool(),
+        listsAsked: pick([new Set<string>(), stems]),
+        asksImage: bool(),
+        staying: pick([new Set<string>(), stems]),
+      };
+      highest = Math.max(highest, scoreFactor(e, q));
+    }
+    expect(highest).toBeGreaterThan(1);
+    expect(highest).toBeLessThanOrEqual(FACTOR_CEILING);
+  });
+
+  test("a stated method and an unknown action at once reach it: the bound is no looser than it says", () => {
+    const f = scoreFactor(endpoint({ method: "POST" }), query({ method: "POST", methodStated: true, acts: true }));
+    expect(f).toBe(FACTOR.statedMethod * FACTOR.unknownAction);
+    expect(f).toBe(FACTOR_CEILING);
   });
 });
 

@@ -31,9 +31,9 @@ import {
   asksPossibility,
   introducesNewObject,
   wantedOf,
-  namesHostByName,
   pathValues,
 } from "../../src/catalog/search-query.ts";
+import { namesHostByName, scopeOf } from "../../src/catalog/search-scope.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { createdOf, definiteOf, ownersOf, placesOf, possessors } from "../../src/catalog/search-objects.ts";
 import { listsThrough, negatedFlags, type SearchIndex } from "../../src/catalog/search-index.ts";
@@ -1552,6 +1552,18 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
       expect(ranked(withDocs!, query)[0]).toBe("GET /nodes/{node}/apt/update");
     },
   );
+});
+
+describe("the sixteenth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, sixteenth round", SCHEMA_DIR);
+  const { plain, withDocs } = present ? await realCatalogs(true) : {};
+
+  // "whichever node", like "every node", takes in all of them: the cluster's task list.
+  test.skipIf(!present)("list the tasks from whichever node ran them: the cluster-wide list", () => {
+    const query = "list the tasks from whichever node ran them";
+    expect(ranked(withDocs!, query)[0]).toBe("GET /cluster/tasks");
+    expect(ranked(plain!, query)[0]).toBe("GET /cluster/tasks");
+  });
 });
 
 describe("the fifteenth round of issue 11, on PVE 9.1", async () => {

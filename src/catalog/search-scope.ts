@@ -1,0 +1,100 @@
+// Where a query is about: one node or the whole cluster, one guest or all of them, a guest as the
+// place something happens, the guest agent. Pure functions over the query's words; the score
+// factors read what they find (search-score.ts).
+import { stem } from "./stem.ts";
+import type { SearchIndex } from "./search-index.ts";
+import { guestByNumber, infinitive } from "./search-objects.ts";
+import { nodeName } from "./search-clauses.ts";
+import {
+  ALL_WORDS,
+  CLUSTER_WORDS,
+  DETERMINERS,
+  GUEST_WORDS,
+  NODE_WORDS,
+  PLACE_WORDS,
+  PLURAL_GUESTS,
+  queryChunks,
+  TARGET_WORDS,
+} from "./search-tokens.ts";
+
+/**
+ * Names of hosts: a word for one, or Proxmox's, and a number ("pve2", "hv-03", "node1",
+ * "pvenode1"); Proxmox's may follow another part ("srv-pve-01"), a word for a host may not
+ * ("web-server-01" is a guest's).
+ * Each part after the first begins with its hyphen, so matching never backtracks far.
+ */
+const HOST_NAMES =
+  /^(?:(?:[a-z]+-)?(?:pve|proxmox)|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)[a-z]*(?:-[a-z]+)*-?\d+$/;
+
+/**
+ * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
+ * a number after "on", "from", "at" or "of", that the API does not know, is a host's; so is one
+ * named like a host (HOST_NAMES) that opens the request or follows its first word ("pve2 needs
+ * new RAM, …", "reboot pve4"; "start web01" may be a guest's).
+ * Not one named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
+ */
+export function namesHostByName(query: string, index: SearchIndex): boolean {
+  const chunks = queryChunks(query).map((c) => c.toLowerCase().replace(/[.,;:!?]+$/, ""));
+  const collection = (name: string) => {
+    const letters = name.replace(/-?\d+$/, "");
+    return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
+  };
+  // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
+  // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").
+  return chunks.some(
+    (c, i) =>
+      (/^(on|from|at|of)$/.test(chunks[i - 1] ?? "") || (i <= 1 && HOST_NAMES.test(c))) &&
+      nodeName(c) &&
+      !collection(c) &&
+      !index.postings.has(c),
+  );
+}
+
+/**
+ * Words before a node's noun that take in every node, so the whole cluster: "on all nodes",
+ * "every host", and the free choice of "on any node" and "on whichever node they run" (any one
+ * of them may be the one, so what is asked holds on all).
+ */
+const EVERY_NODE: ReadonlySet<string> = new Set([...ALL_WORDS, "any", "whichever"]);
+
+export interface ScopeFacts {
+  /** It speaks of a node (host) itself, by a word or by a host's name. */
+  namesNode: boolean;
+  /** It speaks of the whole cluster or datacenter, or of every node. */
+  namesCluster: boolean;
+  /** It asks for all or many ("all", "every", a plural of guests). */
+  asksForAll: boolean;
+  /** It speaks of the guest agent. */
+  namesAgent: boolean;
+  /** It names one guest by number ("VM 100"). */
+  namesGuest: boolean;
+  /** It names an existing guest as the place of what it asks ("to VM 120", "in container 101"). */
+  guestIsPlace: boolean;
+}
+
+/**
+ * The scope of a query. `raw` holds its words; `spoken` the same less the words of values
+ * ("/vms", "/etc/hosts"), which name no node; `hostByName` whether it names a host by its name.
+ */
+export function scopeOf(raw: readonly string[], spoken: readonly string[], hostByName: boolean): ScopeFacts {
+  // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
+  const target = (i: number) =>
+    TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
+  const everyNode = (i: number) => EVERY_NODE.has(spoken[i - 1] ?? "") || EVERY_NODE.has(spoken[i - 2] ?? "");
+  return {
+    namesNode: spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || hostByName,
+    namesCluster: spoken.some(
+      (w, i) =>
+        CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center") || (NODE_WORDS.has(w) && everyNode(i)),
+    ),
+    asksForAll: spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w)),
+    namesAgent: spoken.some((w) => w === "agent" || w === "qga"),
+    namesGuest: raw.some((w, i) => guestByNumber(raw, i) || (GUEST_WORDS.has(w) && /^\d+$/.test(raw[i + 1] ?? ""))),
+    // "to VM 120", "in container 101": an existing guest is where it happens.
+    guestIsPlace: raw.some(
+      (_, i) =>
+        guestByNumber(raw, i) &&
+        (PLACE_WORDS.has(raw[i - 1] ?? "") || (DETERMINERS.has(raw[i - 1] ?? "") && PLACE_WORDS.has(raw[i - 2] ?? ""))),
+    ),
+  };
+}

@@ -1,0 +1,143 @@
+// The single words of a query as concepts, each with its weight: a preposition names nothing, a
+// word between a determiner and its noun only qualifies it, a verb that only says the method
+// counts little, synonyms side by side are one thing, a run-together word the API does not know
+// is its parts. What the words say of the request's grammar comes back with them.
+import { stem } from "./stem.ts";
+import { METHOD_HINTS } from "./synonyms.ts";
+import { STOPWORDS } from "./text.ts";
+import type { SearchIndex } from "./search-index.ts";
+import { splitCompound } from "./search-terms.ts";
+import { EQUIVALENT_WEIGHT, SETTING_LEADS, type Concept, type QueryConcepts } from "./search-concepts.ts";
+import {
+  ALL_WORDS,
+  CLUSTER_WORDS,
+  compoundsWith,
+  DETERMINERS,
+  GENERIC_WORDS,
+  knowsWord,
+  NODE_WORDS,
+  PARTICLES,
+  PREPOSITIONS,
+  verbAt,
+  type Token,
+} from "./search-tokens.ts";
+
+const MODIFIER_WEIGHT = 0.6;
+const GENERIC_WEIGHT = 0.5;
+/** A verb that only says the method ("add", "revoke", "show"). */
+export const VERB_WEIGHT = 0.5;
+/** Verbs that only present what is asked for (unlike "check" or "verify", which say what is done with it). */
+const DISPLAY_VERBS = new Set(["show", "display", "view", "see", "print", "get", "read", "fetch"]);
+/** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
+const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
+/** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
+const SCOPE_PREPOSITIONS = new Set(["across", "on", "for", "in", "over", "throughout", "to"]);
+/** Prepositions that negate what follows them: they keep their meaning. */
+const NEGATING = new Set(["without", "except"]);
+
+/** What the single words say beside their concepts. */
+export interface WordFacts {
+  /** A generic word ("details", "info") asks for one item. */
+  asksForOne: boolean;
+  /** Stems of the verb after a causative or a modal ("start" in "make VM 118 start automatically"). */
+  causedVerb: ReadonlySet<string> | undefined;
+  /** Terms of what the request keeps from happening. */
+  prevented: Set<string>;
+  /** Terms of the words of subordinate clauses and of purpose. */
+  subordinates: Set<string>;
+  /** Terms of the other words. */
+  mainTerms: Set<string>;
+}
+
+/**
+ * Adds a concept for each word no phrase took (`consumed`); `caused` says whether a word comes
+ * after a causative or a modal, where a verb says a state wanted, not the request's action.
+ */
+export function wordConcepts(
+  index: SearchIndex,
+  concepts: QueryConcepts,
+  tokens: readonly Token[],
+  raw: readonly string[],
+  consumed: readonly boolean[],
+  caused: (i: number) => boolean,
+): WordFacts {
+  let previous: { word: string; concept: Concept; index: number } | undefined;
+  let asksForOne = false;
+  let causedVerb: ReadonlySet<string> | undefined;
+  const prevented = new Set<string>();
+  const subordinates = new Set<string>();
+  const mainTerms = new Set<string>();
+  raw.forEach((w, i) => {
+    if (consumed[i] || STOPWORDS.has(w)) return;
+    // "cluster wide", "datacenter-wide": the scope, said by the word before.
+    if (w === "wide" && (CLUSTER_WORDS.has(raw[i - 1] ?? "") || NODE_WORDS.has(raw[i - 1] ?? ""))) return;
+    // "across all nodes", "on every node": where it applies (the cluster), not the nodes' endpoints.
+    if (NODE_WORDS.has(w) && ALL_WORDS.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
+    let weight = tokens[i]!.weight;
+    // "across the cluster", "after the switch rebooted", "through its firewall": a preposition
+    // relates the words around it and names nothing, unless a parameter is named by it (the task
+    // list's "since" and "until"), it makes a phrasal verb (OSD "out", "power down") or it
+    // negates ("without", "except").
+    if (PREPOSITIONS.has(w) && !PARTICLES.has(w) && !NEGATING.has(w) && !index.parameterStems.has(stem(w, index.stems)))
+      weight = 0;
+    const next = raw[i + 1];
+    // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
+    if (
+      DETERMINERS.has(raw[i - 1] ?? "") &&
+      next &&
+      !STOPWORDS.has(next) &&
+      !/^\d+$/.test(next) &&
+      !METHOD_HINTS[w] &&
+      !concepts.sameGroup(w, next)
+    ) {
+      weight *= MODIFIER_WEIGHT;
+    }
+    // "revoke", "add", "open": a verb that names no endpoint only says the method.
+    // ("trim" names fstrim, so it is no mere method word.)
+    const methodOnly =
+      METHOD_HINTS[w] !== undefined &&
+      verbAt(tokens, i) !== undefined &&
+      !concepts
+        .groupsOf(w)
+        .some((g) => !CRUD_LEADS.has(index.leads[g]!) && index.groups[g]!.some((t) => index.lastSegmentStems.has(t))) &&
+      !index.lastSegmentStems.has(stem(w, index.stems)) &&
+      compoundsWith(index, w).length === 0;
+    // "show the cluster status": a verb that only says "present it" says nothing of what is read
+    // ("Show the current pool status." is no better answer for it).
+    if (methodOnly) weight *= DISPLAY_VERBS.has(w) ? 0 : VERB_WEIGHT;
+    if (GENERIC_WORDS.has(w)) {
+      weight *= GENERIC_WEIGHT;
+      asksForOne = true;
+    }
+    // "user account", "apt repositories": synonyms side by side name one thing, which is no
+    // rarer than the commoner word ("account" alone would favour the rare ACME account).
+    if (previous && previous.index === i - 1 && concepts.sameGroup(previous.word, w)) {
+      const concept = concepts.word(w, weight);
+      concept.capWith = previous.concept.capWith = [...previous.concept.primaries, ...concept.primaries];
+      previous = { word: w, concept, index: i };
+      return;
+    }
+    if (/^\d+$/.test(w)) return;
+    if (!knowsWord(index, w)) {
+      if (/\d/.test(w)) return;
+      const parts = splitCompound(w, index.vocabulary);
+      if (parts) {
+        for (const p of parts) if (!STOPWORDS.has(p)) concepts.word(p, weight);
+        return;
+      }
+    }
+    const concept = concepts.word(w, weight, tokens[i]!.literal);
+    if (methodOnly) delete concept.apiWords;
+    for (const [term, w] of concept.terms) {
+      if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.subordinate || tokens[i]!.purpose ? subordinates : mainTerms).add(term);
+    }
+    if (tokens[i]!.prevented) {
+      for (const [term, w] of concept.terms) if (w >= EQUIVALENT_WEIGHT) prevented.add(term);
+    } else if (verbAt(tokens, i) && !caused(i)) {
+      concept.verb = true;
+      if (methodOnly || concepts.groupsOf(w).some((g) => SETTING_LEADS.has(index.leads[g]!))) concept.sets = true;
+    } else if (verbAt(tokens, i) && causedVerb === undefined) causedVerb = concept.primaries;
+    previous = { word: w, concept, index: i };
+  });
+  return { asksForOne, causedVerb, prevented, subordinates, mainTerms };
+}
