@@ -46,7 +46,8 @@ export interface Concept {
 /**
  * The concepts of one query, in the order they were found, one per key: a word typed is its own
  * concept ("w" and its stem), a phrase stands for its groups ("g" and their ids), a value for its
- * kind ("v"). Adding a key again keeps the larger weight.
+ * kind ("v"), a flag an unwanted action names for that flag ("n", search-query.ts). Adding a key
+ * again keeps the larger weight.
  */
 export class QueryConcepts {
   readonly list: Concept[] = [];

@@ -267,7 +267,7 @@ function spellsCall(tokens: readonly string[], calls: ReadonlySet<string> | unde
   const typed = new Set(tokens);
   for (const call of calls) {
     const space = call.indexOf(" ");
-    if (typed.has(call.slice(0, space)) && typed.has(call.slice(space + 1))) return true;
+    if (space > 0 && typed.has(call.slice(0, space)) && typed.has(call.slice(space + 1))) return true;
   }
   return false;
 }

@@ -421,7 +421,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const websocket = Uint8Array.from(endpoints, (e) => (/websocket/i.test(e.path) ? 1 : 0));
   const familyOf = new Map<string, number>();
   const families = Int32Array.from(endpoints, (e) => {
-    const key = `${e.method} ${e.path.replace(/^\/nodes\/\{node\}\/(qemu|lxc)(?=\/|$)/, "/nodes/{node}/guest")}`;
+    const key = familyKey(e);
     let family = familyOf.get(key);
     if (family === undefined) familyOf.set(key, (family = familyOf.size));
     return family;
@@ -692,7 +692,16 @@ function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, postings: P
   return spans;
 }
 
-function tieOrderOf(endpoints: readonly { path: string }[]): Int32Array {
+/**
+ * What the VM and the container variant of one answer share: the method and the path, with the
+ * guest's kind left out. At most two endpoints share one (search-rank.ts relies on it).
+ */
+export function familyKey(e: { method: string; path: string }): string {
+  return `${e.method} ${e.path.replace(/^\/nodes\/\{node\}\/(qemu|lxc)(?=\/|$)/, "/nodes/{node}/guest")}`;
+}
+
+/** Each endpoint's place among equal ranks (SearchIndex.tieOrder). */
+export function tieOrderOf(endpoints: readonly { path: string }[]): Int32Array {
   const ids = endpoints.map((_, id) => id);
   ids.sort((a, b) => {
     const pa = endpoints[a]!.path;

@@ -8,12 +8,10 @@ import { joinable, phraseAt } from "./search-terms.ts";
 import { SETTING_LEADS, type QueryConcepts } from "./search-concepts.ts";
 import {
   DETERMINERS,
-  GUEST_WORDS,
-  LXC_WORDS,
+  MACHINE_WORDS,
   PARTICLES,
   particleOfVerb,
   PREPOSITIONS,
-  QEMU_WORDS,
   verbAt,
   type Token,
 } from "./search-tokens.ts";
@@ -21,22 +19,6 @@ import {
 /** The groups a verb phrase means when its object is a machine, and when it is a feature. */
 const MACHINE_SENSE = new Set(["start", "shutdown"]);
 const FEATURE_SENSE = new Set(["enable", "disable"]);
-/** Words for a machine: a guest, a node, or a pronoun that stands for one. */
-export const MACHINE_WORDS: ReadonlySet<string> = new Set([
-  ...QEMU_WORDS,
-  ...LXC_WORDS,
-  ...GUEST_WORDS,
-  "node",
-  "nodes",
-  "host",
-  "hosts",
-  "server",
-  "servers",
-  "machine",
-  "machines",
-  "it",
-  "them",
-]);
 
 /**
  * "turn on", "switch off": a machine is started or shut down, a feature is enabled or
@@ -56,8 +38,9 @@ function senseByObject(index: SearchIndex, ids: number[], after: readonly string
 }
 
 /**
- * Finds the query's phrases and adds their concepts, longest and split ones first; returns,
- * per word, whether a phrase took it.
+ * Finds the query's phrases and adds their concepts: first a verb and its particle split by an
+ * object, then the synonym table's phrases (overlapping ones of a group as one), then two words
+ * the API runs together. Returns, per word, whether a phrase took it.
  */
 export function phraseConcepts(
   index: SearchIndex,

@@ -10,7 +10,7 @@ import type { QueryFacts } from "./search-score.ts";
 import { phraseAt, splitCompound } from "./search-terms.ts";
 import { namesHostByName, scopeOf } from "./search-scope.ts";
 import { EQUIVALENT_WEIGHT, QueryConcepts, type Concept } from "./search-concepts.ts";
-import { MACHINE_WORDS, phraseConcepts } from "./search-phrases.ts";
+import { phraseConcepts } from "./search-phrases.ts";
 import { VERB_WEIGHT, wordConcepts } from "./search-words.ts";
 import { createdOf, definiteOf, guestGoesTo, listsAskedOf, ownersOf, placesOf, staying } from "./search-objects.ts";
 import {
@@ -47,6 +47,7 @@ import {
   GUEST_WORDS,
   guestFacet,
   LXC_WORDS,
+  MACHINE_WORDS,
   NODE_WORDS,
   objectWords,
   opensWithEnglishVerb,
@@ -293,9 +294,6 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
 
   const found = new QueryConcepts(index);
   const concepts = found.list;
-  const wordConcept = (word: string, weight: number, literal = false) => found.word(word, weight, literal);
-  const valueConcept = (kind: ValueKind) => found.value(kind);
-  const groupsOf = (word: string) => found.groupsOf(word);
 
   const pathKinds = new Set<ValueKind>();
   for (const chunk of query.split(/\s+/)) {
@@ -304,34 +302,34 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
         pathKinds.add(kind);
         continue;
       }
-      const concept = valueConcept(kind);
+      const concept = found.value(kind);
       // "carol@pve" names a user: the users' endpoints are asked for, as if the word were said.
       const noun = VALUE_NOUNS[kind];
       if (noun) concept.names = stem(noun, index.stems);
     }
   }
   // "evacuate all guests from node pve3 to pve1": a node something goes to is a migration's target.
-  if (namesTargetNode(query)) valueConcept("target");
+  if (namesTargetNode(query)) found.value("target");
   // "replicate VM 101 every 15 minutes", "a nightly backup": a schedule in words is a calendar event.
-  if (namesRecurrence(query)) valueConcept("calendar");
+  if (namesRecurrence(query)) found.value("calendar");
   // "replication of VM 130 keeps failing and I have no idea why": the log, as if it were said.
   const causeAsked = asksCause(query);
-  if (causeAsked) wordConcept("log", 1);
+  if (causeAsked) found.word("log", 1);
   // "somebody deleted a VM last night, who did it?": the task list, as if it were said.
   const doerAsked = asksDoer(query);
-  if (doerAsked) wordConcept("task", 1);
+  if (doerAsked) found.word("task", 1);
   // "a backup has been hanging for hours, kill it": what has been running for a while is a task.
-  if (saysOngoing(query)) wordConcept("task", 1);
+  if (saysOngoing(query)) found.word("task", 1);
   // "I changed the SDN vnets but the nodes still don't have the new bridges": a change said done
   // whose effect is denied asks to apply it, as if "apply" were said.
-  const changes = (verb: string) => groupsOf(verb).some((g) => CHANGE_LEADS.has(index.leads[g]!));
-  if (leavesChangeToApply(query, changes)) wordConcept("apply", 1);
+  const changes = (verb: string) => found.groupsOf(verb).some((g) => CHANGE_LEADS.has(index.leads[g]!));
+  if (leavesChangeToApply(query, changes)) found.word("apply", 1);
   // "block port 8006", "allow tcp 443": a port is what a firewall rule's ports take.
-  if (namesPort(query)) valueConcept("port");
+  if (namesPort(query)) found.value("port");
   // "mail.corp.lan port 587": a server and its port, which a server's settings take.
-  if (namesServerPort(query)) valueConcept("server");
+  if (namesServerPort(query)) found.value("server");
   // "never run VMs 101 and 102 on the same node": several guests are a list of guests.
-  if (namesGuests(query)) valueConcept("guests");
+  if (namesGuests(query)) found.value("guests");
   const stated = statedMethodAt(tokens);
   let method = stated?.method;
   let methodStated = method !== undefined;
@@ -351,7 +349,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "reboot the physical server itself, not a guest": what is said aside names no guest.
   const guestWords = raw.filter((_, i) => !tokens[i]!.literal && !tokens[i]!.aside);
   const guest = guestFacet(guestWords);
-  for (const kind of pathValues(pathKinds, guest)) valueConcept(kind);
+  for (const kind of pathValues(pathKinds, guest)) found.value(kind);
   const bothKinds = guestWords.some((w) => QEMU_WORDS.has(w)) && guestWords.some((w) => LXC_WORDS.has(w));
 
   const rawStems = raw.map((w) => stem(w, index.stems));
@@ -390,8 +388,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   );
   // "free space on local-zfs": a storage's name names a storage, as if the word were said, unless it is.
   const storageStem = stem("storage", index.stems);
-  if (namesStorage && !concepts.some((c) => c.terms.get(storageStem) === 1))
-    wordConcept("storage", STORAGE_NAME_WEIGHT);
+  if (namesStorage && !concepts.some((c) => c.terms.get(storageStem) === 1)) found.word("storage", STORAGE_NAME_WEIGHT);
   // "throw away the snapshot", "turn the VM back on": a verb phrase opening the request says the method.
   const opening = concepts.find((c) => c.verb && c.at !== undefined && tokens[c.at]!.clauseStart);
   const lead = opening?.leads?.find((l) => METHOD_HINTS[l]);
@@ -428,7 +425,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     method = "GET";
     methodStated = true;
     // What it asks for is the API's check of it ("Check if feature … is available").
-    wordConcept("check", 1);
+    found.word("check", 1);
   }
   // "keep Ceph from rebalancing while I reboot", "stop it from marking OSDs out": an action not
   // wanted names the API's flag that turns it off (norebalance, noout), as if the flag were said;
@@ -446,13 +443,13 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "user got locked out after too many wrong codes": a state said asks for the API's action that
   // undoes it (unlock-tfa) when the query names what that action takes (a user), as if the action
   // were said.
-  for (const undo of undoingActions(raw, (word) => undoes(index, word, rawStems, concepts))) wordConcept(undo, 1);
+  for (const undo of undoingActions(raw, (word) => undoes(index, word, rawStems, concepts))) found.word(undo, 1);
   const hostByName = namesHostByName(query, index);
   const scope = scopeOf(raw, spoken, hostByName);
   // "reboot pve2": a host's name names a node, as if the word were said, unless it is.
   const nodeStem = stem("node", index.stems);
   if (hostByName && !concepts.some((c) => (c.terms.get(nodeStem) ?? 0) >= EQUIVALENT_WEIGHT))
-    wordConcept("node", HOST_NAME_WEIGHT);
+    found.word("node", HOST_NAME_WEIGHT);
   // A write that sets something: a parameter of a setting endpoint may be what is asked
   // (search-params.ts). So may a request that opens with an English verb of no known method
   // ("cap VM 122 at half a CPU", "use noVNC as the default console").

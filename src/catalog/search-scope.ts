@@ -8,7 +8,10 @@ import { nodeName } from "./search-clauses.ts";
 import {
   ALL_WORDS,
   CLUSTER_WORDS,
+  DESTINATION_WORDS,
   DETERMINERS,
+  EVERY_NODE,
+  FREE_CHOICE,
   GUEST_WORDS,
   NODE_WORDS,
   PLACE_WORDS,
@@ -50,13 +53,6 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
   );
 }
 
-/**
- * Words before a node's noun that take in every node, so the whole cluster: "on all nodes",
- * "every host", and the free choice of "on any node" and "on whichever node they run" (any one
- * of them may be the one, so what is asked holds on all).
- */
-const EVERY_NODE: ReadonlySet<string> = new Set([...ALL_WORDS, "any", "whichever"]);
-
 export interface ScopeFacts {
   /** It speaks of a node (host) itself, by a word or by a host's name. */
   namesNode: boolean;
@@ -77,15 +73,30 @@ export interface ScopeFacts {
  * ("/vms", "/etc/hosts"), which name no node; `hostByName` whether it names a host by its name.
  */
 export function scopeOf(raw: readonly string[], spoken: readonly string[], hostByName: boolean): ScopeFacts {
-  // "to node pve2", "to another node": a node the query moves something to is a target, not the scope.
+  // "on all nodes", "every node", "on any node": the whole cluster. Where the quantifier is, if any.
+  const quantifierOf = (i: number) =>
+    EVERY_NODE.has(spoken[i - 1] ?? "") ? i - 1 : EVERY_NODE.has(spoken[i - 2] ?? "") ? i - 2 : -1;
+  const everyNode = (i: number) => quantifierOf(i) >= 0;
+  // "to any node", "onto any other host": one node, whichever, that something goes to.
+  const anyDestination = (i: number) => {
+    const q = quantifierOf(i);
+    return FREE_CHOICE.has(spoken[q] ?? "") && DESTINATION_WORDS.has(spoken[q - 1] ?? "");
+  };
+  // "to node pve2", "from pve1", "to another node", "to any other node": a node the query moves
+  // something to or from is a target, not the scope.
   const target = (i: number) =>
-    TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
-  const everyNode = (i: number) => EVERY_NODE.has(spoken[i - 1] ?? "") || EVERY_NODE.has(spoken[i - 2] ?? "");
+    TARGET_WORDS.has(spoken[i - 1] ?? "") ||
+    (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2)) ||
+    anyDestination(i);
   return {
     namesNode: spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || hostByName,
+    // "push the config to all nodes" reaches every node, "the tasks from any node" come from all;
+    // "migrate VM 100 to any node" goes to one.
     namesCluster: spoken.some(
       (w, i) =>
-        CLUSTER_WORDS.has(w) || (w === "data" && spoken[i + 1] === "center") || (NODE_WORDS.has(w) && everyNode(i)),
+        CLUSTER_WORDS.has(w) ||
+        (w === "data" && spoken[i + 1] === "center") ||
+        (NODE_WORDS.has(w) && everyNode(i) && !anyDestination(i)),
     ),
     asksForAll: spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w)),
     namesAgent: spoken.some((w) => w === "agent" || w === "qga"),

@@ -77,7 +77,10 @@ export const GENERIC_WORDS = new Set([
 export const NUMBER_WORDS = new Set(["two", "three", "four", "several", "both", "it", "them"]);
 export const NODE_WORDS = new Set(["node", "nodes", "host", "hosts", "hypervisor", "physical"]);
 export const CLUSTER_WORDS = new Set(["cluster", "datacenter", "datacentre"]);
-export const TARGET_WORDS = new Set(["to", "onto", "into", "from"]);
+/** Words before where something goes ("to node pve2"). */
+export const DESTINATION_WORDS: ReadonlySet<string> = new Set(["to", "onto", "into"]);
+/** Words before a node a request moves something to or from: no scope of it. */
+export const TARGET_WORDS: ReadonlySet<string> = new Set([...DESTINATION_WORDS, "from"]);
 /** Prepositions that make a named guest the place of the request rather than its object. */
 export const PLACE_WORDS = new Set(["to", "in", "into", "inside", "on", "of", "from", "for"]);
 /** Words that open a question about what is: its answer is read, not written. */
@@ -96,6 +99,29 @@ export const QUESTION_WORDS = new Set([
 ]);
 /** Words that ask for all of something: "every guest", "all VMs", "VMs" (a plural). */
 export const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
+/**
+ * Words of free choice: "on any node", "whichever node they run on". What holds wherever it may
+ * be holds on all; where something goes ("migrate VM 100 to any node") is one place, though.
+ */
+export const FREE_CHOICE: ReadonlySet<string> = new Set(["any", "whichever"]);
+/** Words before a node's noun that take in every node: "all nodes", "every host", "any node". */
+export const EVERY_NODE: ReadonlySet<string> = new Set([...ALL_WORDS, ...FREE_CHOICE]);
+/** Words for a machine: a guest, a node, or a pronoun that stands for one. */
+export const MACHINE_WORDS: ReadonlySet<string> = new Set([
+  ...QEMU_WORDS,
+  ...LXC_WORDS,
+  ...GUEST_WORDS,
+  "node",
+  "nodes",
+  "host",
+  "hosts",
+  "server",
+  "servers",
+  "machine",
+  "machines",
+  "it",
+  "them",
+]);
 export const PLURAL_GUESTS = new Set(["vms", "containers", "cts", "guests", "machines"]);
 
 /** "disks included", "its RAM included.": a participle after what comes along, closing its clause. */

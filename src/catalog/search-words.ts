@@ -9,10 +9,10 @@ import type { SearchIndex } from "./search-index.ts";
 import { splitCompound } from "./search-terms.ts";
 import { EQUIVALENT_WEIGHT, SETTING_LEADS, type Concept, type QueryConcepts } from "./search-concepts.ts";
 import {
-  ALL_WORDS,
   CLUSTER_WORDS,
   compoundsWith,
   DETERMINERS,
+  EVERY_NODE,
   GENERIC_WORDS,
   knowsWord,
   NODE_WORDS,
@@ -71,8 +71,9 @@ export function wordConcepts(
     if (consumed[i] || STOPWORDS.has(w)) return;
     // "cluster wide", "datacenter-wide": the scope, said by the word before.
     if (w === "wide" && (CLUSTER_WORDS.has(raw[i - 1] ?? "") || NODE_WORDS.has(raw[i - 1] ?? ""))) return;
-    // "across all nodes", "on every node": where it applies (the cluster), not the nodes' endpoints.
-    if (NODE_WORDS.has(w) && ALL_WORDS.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
+    // "across all nodes", "on every node", "on any node": where it applies (the cluster), not the
+    // nodes' endpoints.
+    if (NODE_WORDS.has(w) && EVERY_NODE.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
     let weight = tokens[i]!.weight;
     // "across the cluster", "after the switch rebooted", "through its firewall": a preposition
     // relates the words around it and names nothing, unless a parameter is named by it (the task

@@ -168,7 +168,7 @@ const OBJECT_TIER = 0.6;
  * a tier, so a much better match elsewhere still shows ("pvecm status": the cluster's status,
  * beside the corosync config where pvecm's other commands live).
  */
-const HOME_FACTOR = 5;
+export const HOME_FACTOR = 5;
 
 const FULL_MATCH = 1.5;
 /** How much of a concept a match in the parameters alone covers. */
@@ -356,7 +356,7 @@ export function runSearch(
     const bound =
       place >= 0
         ? Infinity
-        : (ofObject ? PINNED * OBJECT_TIER : 0) + (inHome ? HOME_FACTOR : 1) * base * FACTOR_CEILING;
+        : (ofObject ? PINNED * OBJECT_TIER : 0) + (inHome ? HOME_FACTOR : 1) * (base * FACTOR_CEILING);
     candidates.push({ id, base, place, inHome, ofObject, bound });
   }
   const scored = (candidate: Candidate): Ranked => {

@@ -21,9 +21,13 @@ describe("scopeOf: a node or the whole cluster", () => {
     // Free choice: what holds on any node holds on all of them.
     ["which tasks failed on any node", false, true],
     ["let VMs use the GPU on whichever node they run", false, true],
-    // A node something goes to is the target, not the scope.
+    ["list the tasks from any node", false, true],
+    // A node something goes to is the target, not the scope; all nodes are every node still.
     ["migrate VM 100 to node pve2", false, false],
     ["move the guests to another host", false, false],
+    ["migrate VM 100 to any node", false, false],
+    ["migrate VM 100 to any other node", false, false],
+    ["push the config to all nodes", false, true],
     // Both said: neither is preferred.
     ["show the nodes of the cluster", true, true],
   ])("%s: node %p, cluster %p", (query, node, cluster) => {

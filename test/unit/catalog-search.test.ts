@@ -33,7 +33,7 @@ import {
   wantedOf,
   pathValues,
 } from "../../src/catalog/search-query.ts";
-import { namesHostByName, scopeOf } from "../../src/catalog/search-scope.ts";
+import { namesHostByName } from "../../src/catalog/search-scope.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { createdOf, definiteOf, ownersOf, placesOf, possessors } from "../../src/catalog/search-objects.ts";
 import { listsThrough, negatedFlags, type SearchIndex } from "../../src/catalog/search-index.ts";
@@ -59,8 +59,7 @@ import { words } from "../../src/catalog/text.ts";
 import { kindEnumsOf } from "../../src/catalog/model.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
-import { dirPlan, DocsLoader } from "../../src/catalog/docs-loader.ts";
-import { silentLogger } from "../../src/log.ts";
+import { realCatalogs } from "../support/real-catalog.ts";
 
 const HELD_OUT_QUERIES = resolve(import.meta.dir, "../fixtures/search-heldout.json");
 
@@ -74,21 +73,6 @@ function firstWithNotes(catalog: Catalog, query: string): { first: string | unde
   const page = catalog.search(query, { limit: 3 });
   const hit = page.hits[0];
   return { first: hit ? `${hit.method} ${hit.path}` : undefined, notes: page.notes ?? [] };
-}
-
-async function realCatalogs(docs: boolean): Promise<{ plain: Catalog; withDocs?: Catalog }> {
-  const schema = readFileSync(SCHEMA_FILES["9.1"].file, "utf8");
-  const plain = Catalog.fromText(schema, { kind: "inline", location: "9.1" });
-  if (!docs) return { plain };
-  const withDocs = Catalog.fromText(schema, { kind: "inline", location: "9.1" });
-  const loader = new DocsLoader({
-    plans: [dirPlan({ kind: "configured", location: DOCS_DIR }, DOCS_DIR, 4 * 1024 * 1024)],
-    log: silentLogger,
-    onLoaded: (bundle) => withDocs.attachDocs(bundle.source, bundle.pages),
-  });
-  loader.kick();
-  await loader.settled();
-  return { plain, withDocs };
 }
 
 const catalog = miniCatalog();
@@ -1558,11 +1542,21 @@ describe("the sixteenth round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, sixteenth round", SCHEMA_DIR);
   const { plain, withDocs } = present ? await realCatalogs(true) : {};
 
-  // "whichever node", like "every node", takes in all of them: the cluster's task list.
-  test.skipIf(!present)("list the tasks from whichever node ran them: the cluster-wide list", () => {
-    const query = "list the tasks from whichever node ran them";
+  // "any node" and "whichever node", like "every node", take in all of them: the cluster's task list.
+  test
+    .skipIf(!present)
+    .each([
+      "list the tasks on any node",
+      "which tasks failed on any node",
+      "list the tasks from whichever node ran them",
+    ])("%s: the cluster-wide list", (query) => {
     expect(ranked(withDocs!, query)[0]).toBe("GET /cluster/tasks");
     expect(ranked(plain!, query)[0]).toBe("GET /cluster/tasks");
+  });
+
+  // A node something goes to is one node, whichever: the guest's own migration.
+  test.skipIf(!present)("migrate VM 100 to any other node: the guest's migration, no cluster-wide call", () => {
+    expect(ranked(withDocs!, "migrate VM 100 to any other node")[0]).toBe("POST /nodes/{node}/qemu/{vmid}/migrate");
   });
 });
 
