@@ -307,6 +307,14 @@ describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
     expect(highest).toBeLessThanOrEqual(FACTOR_CEILING);
   });
 
+  test("the only factors above 1 are the method's and an unknown action's: the ceiling counts each", () => {
+    const above = Object.entries(FACTOR)
+      .filter(([, f]) => f > 1)
+      .map(([name]) => name)
+      .sort();
+    expect(above).toEqual(["assumedMethod", "otherWrite", "statedMethod", "unknownAction"]);
+  });
+
   test("a stated method and an unknown action at once reach it: the bound is no looser than it says", () => {
     const f = scoreFactor(endpoint({ method: "POST" }), query({ method: "POST", methodStated: true, acts: true }));
     expect(f).toBe(FACTOR.statedMethod * FACTOR.unknownAction);
