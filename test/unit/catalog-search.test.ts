@@ -2596,7 +2596,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh9-sealed", true, 89.2, 98.3],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 85.8, 92.5],
+  ["search-fresh10-sealed", true, 86.7, 92.5],
   ["search-fresh11-sealed", true, 86.7, 95],
   ["search-fresh12-sealed", true, 78.3, 95.8],
   // Written after the round's last commit, as a fourth unseen check of it.
@@ -2621,13 +2621,13 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 86.4, 94.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 77.3, 86.4],
+  ["search-fresh21-sealed", true, 77.3, 87.3],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 92.7, 98.2],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
-  ["search-fresh23-sealed", true, 76.4, 86.4],
+  ["search-fresh23-sealed", true, 76.4, 87.3],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 76.4, 86.4],
@@ -2656,5 +2656,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh46-sealed", true, 83.6, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 75.5, 87.3],
+  ["search-fresh50-sealed", true, 75.5, 88.2],
 ];
