@@ -7,11 +7,10 @@ import { guestByNumber, infinitive } from "./search-objects.ts";
 import { nodeName } from "./search-clauses.ts";
 import {
   ALL_WORDS,
+  anyDestinationAt,
   CLUSTER_WORDS,
-  DESTINATION_WORDS,
   DETERMINERS,
   EVERY_NODE,
-  FREE_CHOICE,
   GUEST_WORDS,
   NODE_WORDS,
   PLACE_WORDS,
@@ -77,17 +76,10 @@ export function scopeOf(raw: readonly string[], spoken: readonly string[], hostB
   const quantifierOf = (i: number) =>
     EVERY_NODE.has(spoken[i - 1] ?? "") ? i - 1 : EVERY_NODE.has(spoken[i - 2] ?? "") ? i - 2 : -1;
   const everyNode = (i: number) => quantifierOf(i) >= 0;
-  // "to any node", "onto any other host": one node, whichever, that something goes to.
-  const anyDestination = (i: number) => {
-    const q = quantifierOf(i);
-    return FREE_CHOICE.has(spoken[q] ?? "") && DESTINATION_WORDS.has(spoken[q - 1] ?? "");
-  };
-  // "to node pve2", "from pve1", "to another node", "to any other node": a node the query moves
-  // something to or from is a target, not the scope.
+  // "to node pve2", "from pve1", "to another node": a node the query moves something to or from
+  // is a target, not the scope.
   const target = (i: number) =>
-    TARGET_WORDS.has(spoken[i - 1] ?? "") ||
-    (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2)) ||
-    anyDestination(i);
+    TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
   return {
     namesNode: spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || hostByName,
     // "push the config to all nodes" reaches every node, "the tasks from any node" come from all;
@@ -96,7 +88,7 @@ export function scopeOf(raw: readonly string[], spoken: readonly string[], hostB
       (w, i) =>
         CLUSTER_WORDS.has(w) ||
         (w === "data" && spoken[i + 1] === "center") ||
-        (NODE_WORDS.has(w) && everyNode(i) && !anyDestination(i)),
+        (NODE_WORDS.has(w) && everyNode(i) && !anyDestinationAt(spoken, quantifierOf(i))),
     ),
     asksForAll: spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w)),
     namesAgent: spoken.some((w) => w === "agent" || w === "qga"),

@@ -106,6 +106,13 @@ export const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
 export const FREE_CHOICE: ReadonlySet<string> = new Set(["any", "whichever"]);
 /** Words before a node's noun that take in every node: "all nodes", "every host", "any node". */
 export const EVERY_NODE: ReadonlySet<string> = new Set([...ALL_WORDS, ...FREE_CHOICE]);
+/**
+ * Whether the quantifier at `q` is a free choice after a word of where something goes ("to any
+ * node", "onto whichever host"): one node, whichever, that something goes to; not every node.
+ */
+export function anyDestinationAt(words: readonly string[], q: number): boolean {
+  return FREE_CHOICE.has(words[q] ?? "") && DESTINATION_WORDS.has(words[q - 1] ?? "");
+}
 /** Words for a machine: a guest, a node, or a pronoun that stands for one. */
 export const MACHINE_WORDS: ReadonlySet<string> = new Set([
   ...QEMU_WORDS,

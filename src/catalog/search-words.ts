@@ -9,6 +9,7 @@ import type { SearchIndex } from "./search-index.ts";
 import { splitCompound } from "./search-terms.ts";
 import { EQUIVALENT_WEIGHT, SETTING_LEADS, type Concept, type QueryConcepts } from "./search-concepts.ts";
 import {
+  anyDestinationAt,
   CLUSTER_WORDS,
   compoundsWith,
   DETERMINERS,
@@ -72,8 +73,14 @@ export function wordConcepts(
     // "cluster wide", "datacenter-wide": the scope, said by the word before.
     if (w === "wide" && (CLUSTER_WORDS.has(raw[i - 1] ?? "") || NODE_WORDS.has(raw[i - 1] ?? ""))) return;
     // "across all nodes", "on every node", "on any node": where it applies (the cluster), not the
-    // nodes' endpoints.
-    if (NODE_WORDS.has(w) && EVERY_NODE.has(raw[i - 1] ?? "") && SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "")) return;
+    // nodes' endpoints; "to any node" is where something goes, one node.
+    if (
+      NODE_WORDS.has(w) &&
+      EVERY_NODE.has(raw[i - 1] ?? "") &&
+      SCOPE_PREPOSITIONS.has(raw[i - 2] ?? "") &&
+      !anyDestinationAt(raw, i - 1)
+    )
+      return;
     let weight = tokens[i]!.weight;
     // "across the cluster", "after the switch rebooted", "through its firewall": a preposition
     // relates the words around it and names nothing, unless a parameter is named by it (the task

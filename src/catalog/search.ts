@@ -168,7 +168,7 @@ const OBJECT_TIER = 0.6;
  * a tier, so a much better match elsewhere still shows ("pvecm status": the cluster's status,
  * beside the corosync config where pvecm's other commands live).
  */
-export const HOME_FACTOR = 5;
+const HOME_FACTOR = 5;
 
 const FULL_MATCH = 1.5;
 /** How much of a concept a match in the parameters alone covers. */

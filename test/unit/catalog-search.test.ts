@@ -1554,9 +1554,19 @@ describe("the sixteenth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(plain!, query)[0]).toBe("GET /cluster/tasks");
   });
 
-  // A node something goes to is one node, whichever: the guest's own migration.
-  test.skipIf(!present)("migrate VM 100 to any other node: the guest's migration, no cluster-wide call", () => {
-    expect(ranked(withDocs!, "migrate VM 100 to any other node")[0]).toBe("POST /nodes/{node}/qemu/{vmid}/migrate");
+  // The node's word is no object where it takes in every node, but stays one where something
+  // goes to one, whichever.
+  test.skipIf(!present).each([
+    ["list the tasks on any node", false],
+    ["show the firewall log on every node", false],
+    ["migrate VM 100 to any node", true],
+    ["move container 200 onto whichever host has room", true],
+  ])("%s: a concept of the node's word %p", (query, kept) => {
+    const index = (withDocs as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+    const nodeStem = stem("node", index.stems);
+    const hostStem = stem("host", index.stems);
+    const concepts = analyzeQuery(index, query).concepts;
+    expect(concepts.some((c) => c.primaries.has(nodeStem) || c.primaries.has(hostStem))).toBe(kept as boolean);
   });
 });
 
