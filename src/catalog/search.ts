@@ -186,10 +186,15 @@ const SPAN_VALUE = 1.5;
 
 /**
  * Per concept, the endpoints with an enum of kinds of which the query names two values or
- * more, each by its own concept: the endpoint deals in those kinds together.
+ * more, each by its own concept: the endpoint deals in those kinds together. So does a list of
+ * the whole cluster filtered by kind for one kind, when the query reads all of it across the
+ * cluster ("which containers exist across all nodes": /cluster/resources, whose `type` is vm,
+ * storage, node or sdn), as it does for "every VM and container".
  */
 function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Set<number>[] {
   const { concepts } = analysis;
+  const readsClusterWide = analysis.method === "GET" && analysis.namesCluster && analysis.asksForAll;
+  const clusterList = (id: number) => index.scope[id] === "cluster" && index.endpoints[id]!.method === "GET";
   // Per enum (endpoint * ENUMS_PER_ENDPOINT + enum): each concept that names one of its values, and by which value.
   const byEnum = new Map<number, Map<number, string>>();
   concepts.forEach((concept, c) => {
@@ -207,8 +212,9 @@ function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof analyzeQuer
   });
   const out: Set<number>[] = concepts.map(() => new Set());
   for (const [key, named] of byEnum) {
-    // Two values or more, each named by its own concept.
-    if (named.size < 2 || new Set(named.values()).size < 2) continue;
+    // Two values or more, each named by its own concept; or one, read whole across the cluster.
+    const several = named.size >= 2 && new Set(named.values()).size >= 2;
+    if (!several && !(readsClusterWide && clusterList(Math.floor(key / ENUMS_PER_ENDPOINT)))) continue;
     for (const c of named.keys()) out[c]!.add(Math.floor(key / ENUMS_PER_ENDPOINT));
   }
   return out;
