@@ -178,23 +178,28 @@ const SATURATION = 2;
 const SYNONYM_RAISE = 1.2;
 
 /**
- * What each of two or more values of one enum of kinds is worth to its endpoint when one query
- * names them ("every VM and container": qemu and lxc, the `type` of /cluster/resources' items),
- * in the concept's IDF: a word of the endpoint's summary (weight 2, saturated), not a value in passing.
+ * What each value of one enum of kinds is worth to its endpoint when the query names two or
+ * more ("every VM and container": qemu and lxc, the `type` of /cluster/resources' items), or one
+ * read whole across the cluster, in the concept's IDF: a word of the endpoint's summary (weight
+ * 2, saturated), not a value in passing.
  */
 const SPAN_VALUE = 1.5;
 
 /**
  * Per concept, the endpoints with an enum of kinds of which the query names two values or
- * more, each by its own concept: the endpoint deals in those kinds together. So does a list of
- * the whole cluster filtered by kind for one kind, when the query reads all of it across the
- * cluster ("which containers exist across all nodes": /cluster/resources, whose `type` is vm,
- * storage, node or sdn), as it does for "every VM and container".
+ * more, each by its own concept: the endpoint deals in those kinds together. So does a read of
+ * the whole cluster (a cluster-scope GET with no placeholder) for one kind, when the query reads
+ * all of it across the cluster ("which containers exist across all nodes": /cluster/resources,
+ * whose `type` is vm, storage, node or sdn). The word that says the cluster is no kind there,
+ * though /cluster/status lists items of type cluster.
  */
-function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Set<number>[] {
+export function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Set<number>[] {
   const { concepts } = analysis;
   const readsClusterWide = analysis.method === "GET" && analysis.namesCluster && analysis.asksForAll;
-  const clusterList = (id: number) => index.scope[id] === "cluster" && index.endpoints[id]!.method === "GET";
+  const wholeClusterRead = (id: number) =>
+    index.scope[id] === "cluster" && index.endpoints[id]!.method === "GET" && index.placeholders[id]!.length === 0;
+  const clusterStem = stem("cluster", index.stems);
+  const saysCluster = (c: number) => concepts[c]!.terms.get(clusterStem) === 1;
   // Per enum (endpoint * ENUMS_PER_ENDPOINT + enum): each concept that names one of its values, and by which value.
   const byEnum = new Map<number, Map<number, string>>();
   concepts.forEach((concept, c) => {
@@ -212,10 +217,13 @@ function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof analyzeQuer
   });
   const out: Set<number>[] = concepts.map(() => new Set());
   for (const [key, named] of byEnum) {
-    // Two values or more, each named by its own concept; or one, read whole across the cluster.
-    const several = named.size >= 2 && new Set(named.values()).size >= 2;
-    if (!several && !(readsClusterWide && clusterList(Math.floor(key / ENUMS_PER_ENDPOINT)))) continue;
-    for (const c of named.keys()) out[c]!.add(Math.floor(key / ENUMS_PER_ENDPOINT));
+    const id = Math.floor(key / ENUMS_PER_ENDPOINT);
+    // Two values or more, each named by its own concept.
+    if (named.size >= 2 && new Set(named.values()).size >= 2) {
+      for (const c of named.keys()) out[c]!.add(id);
+    } else if (readsClusterWide && wholeClusterRead(id)) {
+      for (const c of named.keys()) if (!saysCluster(c)) out[c]!.add(id);
+    }
   }
   return out;
 }

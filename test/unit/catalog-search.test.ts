@@ -8,6 +8,7 @@ import {
   buildSearchIndex,
   compoundsWith,
   diversify,
+  enumSpanned,
   guestFacet,
   listsBetter,
   typedTerms,
@@ -1564,8 +1565,28 @@ describe("the sixteenth round of issue 11, on PVE 9.1", async () => {
     },
   );
 
-  test.skipIf(!present)("a write across the cluster is not read from the list: start all VMs cluster-wide", () => {
-    expect(ranked(withDocs!, "start all VMs cluster-wide")[0]).toBe("POST /cluster/bulk-action/guest/start");
+  // Which endpoints a one-kind read of the whole cluster reaches, concept by concept.
+  test.skipIf(!present).each([
+    // [query, the concept's word, endpoint, reached]
+    ["show every VM in the datacenter", "vm", "GET /cluster/resources", true],
+    ["which VMs are running on all nodes", "vms", "GET /cluster/resources", true],
+    // One backup job's volumes are no read of the whole cluster (a placeholder in the path).
+    ["which VMs are running on all nodes", "vms", "GET /cluster/backup/{id}/included_volumes", false],
+    // The word that says the cluster is no kind, though /cluster/status lists items of type cluster.
+    ["show every VM in the datacenter", "datacenter", "GET /cluster/status", false],
+    // Only reads list: adding an HA resource takes a kind too.
+    ["show every VM in the datacenter", "vm", "POST /cluster/ha/resources", false],
+    // A write, one node, one guest: no read of the whole cluster.
+    ["start all VMs cluster-wide", "vms", "GET /cluster/resources", false],
+    ["list all VMs on node pve2", "vms", "GET /cluster/resources", false],
+    ["show the status of VM 100 in the cluster", "vm", "GET /cluster/resources", false],
+  ])("%s: %s reaches %s: %p", (query, word, endpoint, reached) => {
+    const index = (withDocs as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+    const analysis = analyzeQuery(index, query);
+    const c = analysis.concepts.findIndex((concept) => concept.primaries.has(stem(word as string, index.stems)));
+    expect(c).toBeGreaterThanOrEqual(0);
+    const id = index.endpoints.findIndex((e) => `${e.method} ${e.path}` === endpoint);
+    expect(enumSpanned(index, analysis)[c]!.has(id)).toBe(reached as boolean);
   });
 
   // The node's word is no object where it takes in every node, but stays one where something
