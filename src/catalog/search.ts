@@ -355,13 +355,13 @@ export function runSearch(
   // touches share a word or two with it and rank far below.
   const candidates: Candidate[] = [];
   for (let id = 0; id < n; id++) {
-    if (scores[id] === 0 && !pinned.includes(id)) continue;
+    const place = pinned.indexOf(id);
+    if (scores[id] === 0 && place < 0) continue;
     const e = index.endpoints[id]!;
     if (wantMethod && e.method !== wantMethod) continue;
     if (options.within && !options.within(id)) continue;
     const coverage = totalWeight ? matched[id]! / totalWeight : 0;
     const base = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage);
-    const place = pinned.indexOf(id);
     // A CLI-only command's nearest endpoints count more where the tool's other commands
     // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
     const inHome = hints.homes?.has(homeOf(e.path)) ?? false;

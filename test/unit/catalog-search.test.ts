@@ -76,6 +76,9 @@ function firstWithNotes(catalog: Catalog, query: string): { first: string | unde
   return { first: hit ? `${hit.method} ${hit.path}` : undefined, notes: page.notes ?? [] };
 }
 
+/** The search index a catalog builds, which the catalog keeps to itself. */
+const searchIndexOf = (catalog: Catalog): SearchIndex => (catalog as unknown as { index: SearchIndex }).index;
+
 const catalog = miniCatalog();
 const top = (query: string, options = {}) => catalog.search(query, options).hits.map((h) => `${h.method} ${h.path}`);
 
@@ -962,7 +965,7 @@ describe("the ninth round of issue 11, on PVE 9.1", async () => {
 describe("the tenth round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, tenth round", SCHEMA_DIR);
   const { plain: real } = present ? await realCatalogs(false) : {};
-  const index = () => (real as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+  const index = () => searchIndexOf(real!);
 
   // "keep" before a gerund says something recurs; it keeps nothing (no prune), and the plural
   // noun before it is no verb of a request.
@@ -1145,7 +1148,7 @@ describe("the tenth round of issue 11, on PVE 9.1", async () => {
 describe("the eleventh round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, eleventh round", SCHEMA_DIR);
   const { plain: real, withDocs } = present ? await realCatalogs(true) : {};
-  const index = () => (real as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+  const index = () => searchIndexOf(real!);
 
   // A path in a file system beside a guest is the guest's file (agent file-read/-write) or one
   // shared with it; on a node, the path's own words say which of Proxmox's files it is.
@@ -1253,7 +1256,7 @@ describe("the eleventh round of issue 11, on PVE 9.1", async () => {
   // content, a DNS challenge plugin one of the ACME plugins. Guest types name any guest.
   test.skipIf(!present)("an item's kinds complete its identity; the guest types do not", () => {
     const identity = (catalog: Catalog, method: string, path: string) => {
-      const idx = (catalog as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+      const idx = searchIndexOf(catalog);
       return idx.identity[idx.endpoints.findIndex((e) => e.method === method && e.path === path)]!;
     };
     // The schema's enum of plugin types; the content types the docs define (pvesm's "content").
@@ -1353,7 +1356,7 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     ["get the VM config to compare it with VM 101", "GET"],
     ["get proxmox stats pushed into influxdb", undefined],
   ])("%s: states %p", (query, method) => {
-    const index = (withDocs as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+    const index = searchIndexOf(withDocs!);
     const analysis = analyzeQuery(index, query);
     expect<string | undefined>(analysis.methodStated ? analysis.method : undefined).toBe(method);
   });
@@ -1581,7 +1584,7 @@ describe("the sixteenth round of issue 11, on PVE 9.1", async () => {
     ["list all VMs on node pve2", "vms", "GET /cluster/resources", false],
     ["show the status of VM 100 in the cluster", "vm", "GET /cluster/resources", false],
   ])("%s: %s reaches %s: %p", (query, word, endpoint, reached) => {
-    const index = (withDocs as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+    const index = searchIndexOf(withDocs!);
     const analysis = analyzeQuery(index, query);
     const c = analysis.concepts.findIndex((concept) => concept.primaries.has(stem(word as string, index.stems)));
     expect(c).toBeGreaterThanOrEqual(0);
@@ -1597,7 +1600,7 @@ describe("the sixteenth round of issue 11, on PVE 9.1", async () => {
     ["migrate VM 100 to any node", true],
     ["move container 200 onto whichever host has room", true],
   ])("%s: a concept of the node's word %p", (query, kept) => {
-    const index = (withDocs as unknown as { index: Parameters<typeof analyzeQuery>[0] }).index;
+    const index = searchIndexOf(withDocs!);
     const nodeStem = stem("node", index.stems);
     const hostStem = stem("host", index.stems);
     const concepts = analyzeQuery(index, query).concepts;
