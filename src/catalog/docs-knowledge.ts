@@ -39,6 +39,8 @@ export interface DocsKnowledge {
   cli: CliTable;
   /** Per endpoint: the docs' words about it, as texts to index (emptied once indexed). */
   texts: string[][];
+  /** Per endpoint: the words the docs define it by, which may stand for its name (definingWords). */
+  standIns: string[][];
   /** Per endpoint: values the docs define for its parameters (SSH for `macro`), indexed like the schema's enum values (emptied once indexed). */
   values: string[][];
   /** The same by parameter name: the values of `macro` (SSH, HTTPS...), which name that parameter. */
@@ -189,6 +191,7 @@ export function buildDocsKnowledge(
   const kinds = new Map<string, Map<string, number>>();
   let maxWords = 1;
   const texts: string[][] = endpoints.map(() => []);
+  const standIns: string[][] = endpoints.map(() => []);
   const mappedEndpoints = new Set<number>();
   let mappedCommands = 0;
   for (const m of commands.values()) {
@@ -287,6 +290,9 @@ export function buildDocsKnowledge(
         hits = hits.filter((id) => [...lastWords[id]!].every((w) => want.includes(w)));
       const resources = new Set(hits.map(resourceOf));
       if (resources.size !== 1) continue;
+      // What the section's first sentence defines the resource by may stand for its name.
+      const defining = definingWords(section.text, want, endpoints[hits[0]!]!);
+      for (const id of hits) standIns[id] = [...new Set([...standIns[id]!, ...defining])];
       for (const id of hits) {
         attach(id, section.title);
         attach(id, section.text);
@@ -298,6 +304,7 @@ export function buildDocsKnowledge(
     pages: pages.length,
     cli,
     texts,
+    standIns,
     values,
     paramValues,
     mapped: { commands: mappedCommands, endpoints: mappedEndpoints.size },
@@ -381,6 +388,27 @@ const GENERIC_TITLE_WORDS = new Set(
     " ",
   ),
 );
+
+/** How many words into a sentence its subject is looked for. */
+const SUBJECT_WORDS = 4;
+
+/**
+ * The words a section's first sentence defines its resource by, when that sentence names the
+ * resource first ("Notification matchers route notifications to notification targets based on
+ * their matching rules": route, targets, based, matching, rules), less stop words and the words
+ * of the resource's own path. `title` holds the stems of the section title's words.
+ */
+export function definingWords(text: string, title: readonly string[], e: Endpoint): string[] {
+  const sentence = words(text.split(/[.:;](?:\s|$)/)[0] ?? "");
+  // "Gotify is…", "A subnet define…" name what they define; "We highly recommend to use a
+  // hardware RAID controller" defines no hardware.
+  if (!sentence.slice(0, SUBJECT_WORDS).some((w) => title.includes(stem(w)))) return [];
+  const own = new Set(resourceWords(e));
+  const content = sentence.filter(
+    (w) => !STOPWORDS.has(w) && !GENERIC_TITLE_WORDS.has(w) && !/^\d+$/.test(w) && !own.has(stem(w)),
+  );
+  return [...new Set(content)];
+}
 
 /** Stems of the content words of a section title. */
 function titleWords(title: string): string[] {

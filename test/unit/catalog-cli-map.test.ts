@@ -6,12 +6,44 @@ import { join } from "node:path";
 import { Catalog } from "../../src/catalog/catalog.ts";
 import { descriptionForm, descriptionSimilarity, homeOf, mapCommands } from "../../src/catalog/cli-map.ts";
 import { parseDocsPage } from "../../src/catalog/docs-html.ts";
-import { buildDocsKnowledge, readsLike, returnedKeys } from "../../src/catalog/docs-knowledge.ts";
+import { buildDocsKnowledge, definingWords, readsLike, returnedKeys } from "../../src/catalog/docs-knowledge.ts";
 import { DOCS_PAGES } from "../../src/catalog/docs-loader.ts";
 import type { DocsPage, Endpoint } from "../../src/catalog/model.ts";
+import { stem } from "../../src/catalog/stem.ts";
 import { DOCS_DIR, haveSharedData, SCHEMA_FILES, SHARED_DIR } from "../support/shared.ts";
 
 describe("the pure parts", () => {
+  // What a section's first sentence defines its resource by: the content words of a sentence
+  // that names the resource first, less the words of its own path.
+  test.each<[string, string, string, string[]]>([
+    [
+      "the first sentence, less the path's words",
+      "/cluster/notifications/matchers",
+      "Notification matchers route notifications to notification targets based on their matching rules. These rules can match certain properties.",
+      ["route", "targets", "based", "matching", "rules"],
+    ],
+    [
+      "the subject after an article",
+      "/cluster/sdn/vnets/{vnet}/subnets",
+      "A subnet define a specific IP range: each VNet can have one.",
+      ["define", "specific", "ip", "range"],
+    ],
+    [
+      "a sentence that names something else first defines nothing",
+      "/nodes/{node}/hardware",
+      "We highly recommend to use a hardware RAID controller (with BBU) for such setups.",
+      [],
+    ],
+  ])("definingWords: %s", (_, path, text, expected) => {
+    const e = { method: "POST", path, name: "x" } as unknown as Endpoint;
+    const title = path
+      .split("/")
+      .filter((s) => s && !s.startsWith("{"))
+      .slice(-1)
+      .map((s) => stem(s));
+    expect(definingWords(text, title, e)).toEqual(expected);
+  });
+
   const get = (path: string, fields: string[]) =>
     ({
       method: "GET",

@@ -37,7 +37,7 @@ import {
 import { namesHostByName } from "../../src/catalog/search-scope.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { createdOf, definiteOf, ownersOf, placesOf, possessors } from "../../src/catalog/search-objects.ts";
-import { listsThrough, negatedFlags, type SearchIndex } from "../../src/catalog/search-index.ts";
+import { listsThrough, negatedFlags, rareStems, type SearchIndex } from "../../src/catalog/search-index.ts";
 import {
   asksCause,
   asksDoer,
@@ -1394,7 +1394,8 @@ describe("the twelfth round of issue 11, on PVE 9.1", async () => {
     ).index;
     const identity = (method: string, path: string) =>
       idx.identity[idx.endpoints.findIndex((e) => e.method === method && e.path === path)]!;
-    expect(identity("GET", "/nodes/{node}/apt/repositories")).toEqual([["repositori"]]);
+    // One naming unit; the rare words the docs define repositories by stand in for it (seventeenth round).
+    expect(identity("GET", "/nodes/{node}/apt/repositories").map((unit) => unit[0])).toEqual(["repositori"]);
     expect(identity("POST", "/cluster/firewall/groups")).toEqual([["group"], ["secur"]]);
     // A handler's word counts only as the descriptions write it ("precondition"; they say "preconditions"),
     // and a path's only in its plural ("arm" of arm-ha is no "re-arming").
@@ -1540,6 +1541,50 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
       expect(ranked(withDocs!, query)[0]).toBe("GET /nodes/{node}/apt/update");
     },
   );
+});
+
+describe("the seventeenth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, seventeenth round", SCHEMA_DIR);
+  const { withDocs } = present ? await realCatalogs(true) : {};
+
+  // The docs define notification matchers as what routes notifications to targets: routing
+  // names them, though no query says "matcher".
+  test.skipIf(!present)("routing backup errors to a separate target: the notification matchers", () => {
+    const query = "set up routing so that backup errors go to a separate notification target";
+    expect(ranked(withDocs!, query)[0]).toBe("POST /cluster/notifications/matchers");
+  });
+
+  // rareStems: each stem once, those at most `most` endpoints use.
+  test.each<[string[], number, string[]]>([
+    [["route", "routes", "targets"], 5, ["rout"]],
+    [["route", "targets"], 60, ["rout", "target"]],
+    [["targets"], 0, []],
+  ])("rareStems(%p, at most %d)", (words, most, expected) => {
+    const df = new Map([
+      ["rout", 5],
+      ["target", 53],
+    ]);
+    expect(rareStems(words, new Map(), (s) => df.get(s) ?? 0, most)).toEqual(expected);
+  });
+
+  // A rare word of a definition stands for the name; a common one, or one of a sentence that
+  // defines nothing, does not.
+  test.skipIf(!present).each([
+    ["POST /cluster/notifications/matchers", "route", true],
+    ["PUT /cluster/notifications/matchers/{name}", "route", true],
+    ["POST /cluster/notifications/endpoints/gotify", "push", true],
+    // "Repositories are a collection of software packages, … get new security updates": other
+    // endpoints are named by packages and updates.
+    ["GET /nodes/{node}/apt/repositories", "packages", false],
+    ["GET /nodes/{node}/apt/repositories", "updates", false],
+    // "We highly recommend to use a hardware RAID controller" defines no hardware.
+    ["GET /nodes/{node}/hardware", "raid", false],
+  ])("%s: %s stands for its name: %p", (endpoint, word, stands) => {
+    const index = searchIndexOf(withDocs!);
+    const id = index.endpoints.findIndex((e) => `${e.method} ${e.path}` === endpoint);
+    const s = stem(word as string, index.stems);
+    expect(index.identity[id]!.some((unit) => unit.includes(s))).toBe(stands as boolean);
+  });
 });
 
 describe("the sixteenth round of issue 11, on PVE 9.1", async () => {
@@ -2616,7 +2661,7 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 98.3, 100],
   ["dev-queries", true, 98.3, 100],
-  ["dev-queries-2", true, 81, 95],
+  ["dev-queries-2", true, 82, 95],
   ["search-heldout", true, 93.6, 100],
   ["search-fresh-tune", true, 86.1, 95.8],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
@@ -2634,7 +2679,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 86.7, 96.7],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 86.7, 94.2],
+  ["search-fresh6-sealed", true, 86.7, 95],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 88.3, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
@@ -2646,7 +2691,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 86.7, 92.5],
   ["search-fresh11-sealed", true, 86.7, 95],
-  ["search-fresh12-sealed", true, 78.3, 95.8],
+  ["search-fresh12-sealed", true, 79.2, 95.8],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 80.8, 95.8],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
@@ -2661,13 +2706,13 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh17-sealed", true, 86.4, 95.5],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
-  ["search-fresh18-sealed", true, 79.1, 92.7],
+  ["search-fresh18-sealed", true, 79.1, 93.6],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
   ["search-fresh19-sealed", true, 75.5, 88.2],
   // Written after the round's changes to the schema's marks; opened after them.
-  ["search-fresh20-sealed", true, 86.4, 94.5],
+  ["search-fresh20-sealed", true, 86.4, 95.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
   ["search-fresh21-sealed", true, 77.3, 87.3],
   // Written after the round's changes to phrasing, before its last change; opened after it.
@@ -2704,5 +2749,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh46-sealed", true, 83.6, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 75.5, 88.2],
+  ["search-fresh50-sealed", true, 75.5, 89.1],
 ];
