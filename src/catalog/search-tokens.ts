@@ -283,7 +283,9 @@ export function tokenize(
   let namesStorage = false;
   const named = new Set<string>();
   const namedByName = new Set<string>();
-  const chunks = queryChunks(query);
+  const chunks = particlesSplit(queryChunks(query), (verb, particle) =>
+    index.phrases.byStems.has(`${stem(verb, index.stems)} ${particle}`),
+  );
   const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
   // "the USB dongle mappings": a word before the phrase's noun is part of the phrase, no name.
   const names = chunks.map(
@@ -374,6 +376,26 @@ export function tokenize(
 
 /** Pronouns that stand for an object alone: "reset it", "stop them", "kill everything". */
 export const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(["it", "them", "everything"]);
+
+/** "into" and "onto" are "in" and "on" followed by "to" ("log into VM 100" is "log in to VM 100"). */
+const JOINED_PARTICLES: Readonly<Record<string, string>> = { into: "in", onto: "on" };
+
+/**
+ * The chunks with "into" and "onto" split into their particle and "to" where a verb before
+ * them makes a phrase with that particle ("logged into": "log in"), so the phrase is found;
+ * elsewhere "into" stays ("turn VM 100 into a template").
+ */
+export function particlesSplit(
+  chunks: readonly string[],
+  isPhrase: (verb: string, particle: string) => boolean,
+): string[] {
+  return chunks.flatMap((chunk, k) => {
+    const particle = JOINED_PARTICLES[chunk.toLowerCase()];
+    const before = chunks[k - 1];
+    if (particle === undefined || before === undefined || !/^[a-z]+$/i.test(before)) return [chunk];
+    return isPhrase(before.toLowerCase(), particle) ? [particle, "to"] : [chunk];
+  });
+}
 
 /**
  * Whether `word` begins the object of a verb before it: a determiner, a pronoun, a guest's word

@@ -21,6 +21,7 @@ import {
   objectWords,
   opensWithVerb,
   particleOfVerb,
+  particlesSplit,
   queryChunks,
   verbAt,
   type GuestFacet,
@@ -1554,6 +1555,40 @@ describe("the seventeenth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(withDocs!, query)[0]).toBe("POST /cluster/notifications/matchers");
   });
 
+  // "logged into VM 230" is "logged in to VM 230": a login, not a log.
+  test.skipIf(!present)("list the accounts logged into VM 230: the guest agent's users, not the firewall log", () => {
+    expect(ranked(withDocs!, "list the accounts logged into VM 230")[0]).toBe(
+      "GET /nodes/{node}/qemu/{vmid}/agent/get-users",
+    );
+  });
+
+  // particlesSplit: "into" and "onto" part only where the verb before makes a phrase with the particle.
+  test.each<[string[], string[]]>([
+    [
+      ["logged", "into", "VM"],
+      ["logged", "in", "to", "VM"],
+    ],
+    [
+      ["log", "onto", "pve1"],
+      ["log", "on", "to", "pve1"],
+    ],
+    [
+      ["turn", "VM", "into", "a", "template"],
+      ["turn", "VM", "into", "a", "template"],
+    ],
+    [
+      ["move", "it", "onto", "storage"],
+      ["move", "it", "onto", "storage"],
+    ],
+    [
+      ["into", "VM"],
+      ["into", "VM"],
+    ],
+  ])("particlesSplit(%p)", (chunks, expected) => {
+    const phrases = new Set(["logged in", "log on"]);
+    expect(particlesSplit(chunks, (verb, particle) => phrases.has(`${verb} ${particle}`))).toEqual(expected);
+  });
+
   // rareStems: each stem once, those at most `most` endpoints use.
   test.each<[string[], number, string[]]>([
     [["route", "routes", "targets"], 5, ["rout"]],
@@ -2661,7 +2696,7 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 98.3, 100],
   ["dev-queries", true, 98.3, 100],
-  ["dev-queries-2", true, 82, 95],
+  ["dev-queries-2", true, 83, 95],
   ["search-heldout", true, 93.6, 100],
   ["search-fresh-tune", true, 86.1, 95.8],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
@@ -2714,7 +2749,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 86.4, 95.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 77.3, 87.3],
+  ["search-fresh21-sealed", true, 77.3, 88.2],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 92.7, 98.2],
   // Written after the round's last change; measured at its start and end only.
