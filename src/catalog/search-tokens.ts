@@ -470,8 +470,11 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   if (inName || literal || context) return undefined;
   const hinted = METHOD_HINTS[word];
   const inherited = clauseStart ? GROUP_METHOD_HINTS.get(word) : undefined;
-  const method = hinted && (clauseStart || !NOUN_VERBS.has(word)) ? hinted : inherited;
   const previous = tokens[i - 1]?.word;
+  // "format a disk as ext4 and mount it": after "and" or "then" and before its object, a word
+  // that is as often a noun is a verb, as at a clause's start.
+  const coordinated = COORDINATORS.has(previous ?? "") && beginsObject(tokens[i + 1]?.word ?? "");
+  const method = hinted && (clauseStart || coordinated || !NOUN_VERBS.has(word)) ? hinted : inherited;
   if (previous && INTERROGATIVE_DETERMINERS.has(previous)) return undefined;
   // "so guest records get created", "my backups get deleted by vzdump": "get" before a participle
   // makes the passive of that verb, whose own method the request does not state: after its
@@ -488,6 +491,9 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   if (previous === "to") return undefined;
   return method;
 }
+
+/** Words that join a second verb to the first ("… and mount it", "… then snapshot it"). */
+const COORDINATORS = new Set(["and", "then"]);
 
 /** The prepositions the stop words hold, before a place or a thing ("on nodeA", "for the zone"). */
 const PLACE_PREPOSITIONS = new Set(["on", "in", "at", "from", "to", "for", "of", "by", "with", "into", "onto"]);

@@ -22,6 +22,7 @@ import {
   opensWithVerb,
   particleOfVerb,
   particlesSplit,
+  statedMethodAt,
   queryChunks,
   verbAt,
   type GuestFacet,
@@ -1562,6 +1563,15 @@ describe("the seventeenth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
+  // "format … and mount it": the second verb states the method the first does not; the mount is made, not undone.
+  test.skipIf(!present)(
+    "format the second SSD as ext4 and mount it as a directory storage: the directory's creation",
+    () => {
+      const query = "format the second SSD as ext4 and mount it as a directory storage on pve2";
+      expect(ranked(withDocs!, query)[0]).toBe("POST /nodes/{node}/disks/directory");
+    },
+  );
+
   // particlesSplit: "into" and "onto" part only where the verb before makes a phrase with the particle.
   test.each<[string[], string[]]>([
     [
@@ -1866,6 +1876,19 @@ describe("the plural of a verb's noun is no verb of a request", () => {
     ["list the VMs", "GET"],
   ])("%s: %p", (query, method) => {
     expect(verbOf(query)).toBe(method as never);
+  });
+});
+
+describe('a word as often a noun is a verb after "and" or "then" before its object', () => {
+  const statedOf = (query: string) => statedMethodAt(tokenize(buildSearchIndex([]), query).tokens);
+  test.each<[string, { method: string; at: number } | undefined]>([
+    ["format a disk as ext4 and mount it as directory storage", { method: "POST", at: 6 }],
+    ["format the spare disk then mount it", { method: "POST", at: 5 }],
+    // Not before an object, not after a coordinator: a noun ("mount options", "the mount").
+    ["format a disk and mount options", undefined],
+    ["format the disk mount it", undefined],
+  ])("%s: %j", (query, stated) => {
+    expect(statedOf(query)).toEqual(stated as never);
   });
 });
 
@@ -2696,7 +2719,7 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 98.3, 100],
   ["dev-queries", true, 98.3, 100],
-  ["dev-queries-2", true, 83, 95],
+  ["dev-queries-2", true, 84, 95],
   ["search-heldout", true, 93.6, 100],
   ["search-fresh-tune", true, 86.1, 95.8],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
