@@ -124,6 +124,8 @@ export interface SearchIndex {
   creates: (string | undefined)[];
   /** Every stem some collection is named by. */
   collectionStems: Set<string>;
+  /** The nouns an item's placeholder gives a collection, where its path calls it otherwise: "realm" for domain (/access/domains/{realm}). */
+  collectionAliases: Map<string, string>;
   /** The stems of the collections a POST adds to ("pool", "storag", "qemu"): what `creates` holds. */
   creatable: Set<string>;
   /** Per collection's stem, the stems of the path words above it ("usb": "mapping" of /cluster/mapping/usb). */
@@ -508,6 +510,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     creates,
     creatable: new Set(creates.filter((c): c is string => c !== undefined)),
     collectionStems: new Set(listed.values()),
+    collectionAliases: collectionAliases(endpoints, listed, stems),
     collectionParents: collectionParents(listed, stems),
     storageTypes: storageTypes(endpoints),
     itemOf: through.map((lists) => lists.at(-1)),
@@ -725,6 +728,31 @@ function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, postings: P
  */
 export function familyKey(e: { method: string; path: string }): string {
   return `${e.method} ${e.path.replace(/^\/nodes\/\{node\}\/(qemu|lxc)(?=\/|$)/, "/nodes/{node}/guest")}`;
+}
+
+/**
+ * The collections whose item placeholder names their items otherwise than their path does
+ * (/access/domains/{realm}: a realm is a domain's item), by the placeholder's stem; not when the
+ * placeholder is a collection's own noun, nor when it names items of two collections.
+ */
+export function collectionAliases(
+  endpoints: readonly Endpoint[],
+  listed: ReadonlyMap<string, string>,
+  stems: Map<string, string>,
+): Map<string, string> {
+  const collections = new Set(listed.values());
+  const found = new Map<string, Set<string>>();
+  for (const e of endpoints) {
+    const m = /^(.*)\/\{([a-z]+)\}$/.exec(e.path);
+    const collection = m ? listed.get(m[1]!) : undefined;
+    if (!m || collection === undefined) continue;
+    const noun = stem(m[2]!.replace(/id$/, ""), stems);
+    if (noun.length < 3 || noun === collection || collections.has(noun)) continue;
+    found.set(noun, (found.get(noun) ?? new Set()).add(collection));
+  }
+  const aliases = new Map<string, string>();
+  for (const [noun, of] of found) if (of.size === 1) aliases.set(noun, [...of][0]!);
+  return aliases;
 }
 
 /** Each endpoint's place among equal ranks (SearchIndex.tieOrder). */

@@ -97,19 +97,33 @@ function verbsParticle(raw: readonly string[], i: number): boolean {
   return [before, ...presentForms(before), ...pastTenseBases(before), ...gerundBases(before)].some(isEnglishVerb);
 }
 
+/** The collection a stem names: its own noun, or its items' ("realm": domain). */
+function collectionNamed(
+  s: string,
+  index: Pick<SearchIndex, "collectionStems" | "collectionAliases">,
+): string | undefined {
+  return index.collectionStems.has(s) ? s : index.collectionAliases.get(s);
+}
+
 /**
  * "to the admins group", "into pool dev", "in the evpn zone", "on storage nas": the kinds of
  * existing object something is added to or put on (a collection's noun within the next three words).
  */
-export function placesOf(raw: readonly string[], index: SearchIndex): Set<string> {
+export function placesOf(
+  raw: readonly string[],
+  index: SearchIndex,
+  isName: (i: number) => boolean = () => false,
+): Set<string> {
   const places = new Set<string>();
   raw.forEach((w, i) => {
-    const into = w === "to" || w === "into" || ((w === "in" || w === "on") && !verbsParticle(raw, i));
+    // "user bob in the pve realm": a name before "in" is no verb ("bob" is one in English).
+    const particle = (w === "in" || w === "on") && !isName(i - 1) && verbsParticle(raw, i);
+    const into = w === "to" || w === "into" || ((w === "in" || w === "on") && !particle);
     // "to a Gotify server" names no existing one.
     if (!into || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
     for (const next of raw.slice(i + 1, i + 4)) {
-      const s = stem(next, index.stems);
-      if (index.collectionStems.has(s)) {
+      const s = collectionNamed(stem(next, index.stems), index);
+      if (s !== undefined) {
         places.add(s);
         break;
       }
@@ -165,7 +179,7 @@ export function possessors(query: string): Set<string> {
  */
 export function definiteOf(
   raw: readonly string[],
-  index: Pick<SearchIndex, "collectionStems" | "stems">,
+  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
   query: string,
   isName: (i: number) => boolean = () => false,
   added = -1,
@@ -178,9 +192,10 @@ export function definiteOf(
     for (let j = i + 1; j < Math.min(raw.length, i + 1 + PHRASE_WORDS); j++) {
       const next = raw[j]!;
       if (NEW_OBJECT.has(next) || STOPWORDS.has(next) || PREPOSITIONS.has(next)) break;
-      const s = stem(next, index.stems);
+      const stemmed = stem(next, index.stems);
+      const s = collectionNamed(stemmed, index);
       // "the backup jobs": a plural asks for the list, not for one that exists.
-      if (!isName(j) && index.collectionStems.has(s) && !(/[^s]s$/.test(next) && next !== s)) known.add(s);
+      if (!isName(j) && s !== undefined && !(/[^s]s$/.test(next) && next !== stemmed)) known.add(s);
       if (owners.has(next)) break;
     }
   });

@@ -495,7 +495,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     namedByName,
     ...scope,
     acts,
-    places: placesOf(raw, index),
+    places: placesOf(raw, index, isName),
     // Of the words typed, not of a command's description after them. An item a definite phrase
     // names exists, unless it is the object of a verb said as a POST, which may bring it into
     // being ("install the ceph OSD on nvme0n1", "join the AD domain corp.local").
