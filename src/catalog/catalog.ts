@@ -243,6 +243,7 @@ export class Catalog implements PathLookup {
       // The texts live on in the index's postings; the strings are not needed again.
       this.knowledge.texts = [];
       this.knowledge.values = [];
+      this.knowledge.standIns = [];
     }
     return this.built;
   }

@@ -39,7 +39,7 @@ export interface DocsKnowledge {
   cli: CliTable;
   /** Per endpoint: the docs' words about it, as texts to index (emptied once indexed). */
   texts: string[][];
-  /** Per endpoint: the words the docs define it by, which may stand for its name (definingWords). */
+  /** Per endpoint: the words the docs define it by, which may stand for its name (definingWords; emptied once indexed). */
   standIns: string[][];
   /** Per endpoint: values the docs define for its parameters (SSH for `macro`), indexed like the schema's enum values (emptied once indexed). */
   values: string[][];
@@ -291,7 +291,11 @@ export function buildDocsKnowledge(
       const resources = new Set(hits.map(resourceOf));
       if (resources.size !== 1) continue;
       // What the section's first sentence defines the resource by may stand for its name.
-      const defining = definingWords(section.text, want, endpoints[hits[0]!]!);
+      const defining = definingWords(
+        section.text,
+        want,
+        hits.map((id) => endpoints[id]!),
+      );
       for (const id of hits) standIns[id] = [...new Set([...standIns[id]!, ...defining])];
       for (const id of hits) {
         attach(id, section.title);
@@ -395,16 +399,18 @@ const SUBJECT_WORDS = 4;
 /**
  * The words a section's first sentence defines its resource by, when that sentence names the
  * resource first ("Notification matchers route notifications to notification targets based on
- * their matching rules": route, targets, based, matching, rules), less stop words and the words
- * of the resource's own path. `title` holds the stems of the section title's words.
+ * their matching rules": route, targets, based, matching, rules): its first clause, up to a
+ * comma ("The ACME plugins task is to provide automatic verification that you, and thus …"),
+ * less stop words and the words naming the resource's endpoints. `title` holds the stems of the
+ * section title's words.
  */
-export function definingWords(text: string, title: readonly string[], e: Endpoint): string[] {
-  const sentence = words(text.split(/[.:;](?:\s|$)/)[0] ?? "");
+export function definingWords(text: string, title: readonly string[], resource: readonly Endpoint[]): string[] {
+  const clause = words(text.split(/[.:;](?:\s|$)|,/)[0] ?? "");
   // "Gotify is…", "A subnet define…" name what they define; "We highly recommend to use a
   // hardware RAID controller" defines no hardware.
-  if (!sentence.slice(0, SUBJECT_WORDS).some((w) => title.includes(stem(w)))) return [];
-  const own = new Set(resourceWords(e));
-  const content = sentence.filter(
+  if (!clause.slice(0, SUBJECT_WORDS).some((w) => title.includes(stem(w)))) return [];
+  const own = new Set(resource.flatMap((e) => resourceWords(e)));
+  const content = clause.filter(
     (w) => !STOPWORDS.has(w) && !GENERIC_TITLE_WORDS.has(w) && !/^\d+$/.test(w) && !own.has(stem(w)),
   );
   return [...new Set(content)];

@@ -179,7 +179,7 @@ export function possessors(query: string): Set<string> {
  */
 export function definiteOf(
   raw: readonly string[],
-  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
+  index: Pick<SearchIndex, "collectionStems" | "stems">,
   query: string,
   isName: (i: number) => boolean = () => false,
   added = -1,
@@ -192,10 +192,9 @@ export function definiteOf(
     for (let j = i + 1; j < Math.min(raw.length, i + 1 + PHRASE_WORDS); j++) {
       const next = raw[j]!;
       if (NEW_OBJECT.has(next) || STOPWORDS.has(next) || PREPOSITIONS.has(next)) break;
-      const stemmed = stem(next, index.stems);
-      const s = collectionNamed(stemmed, index);
+      const s = stem(next, index.stems);
       // "the backup jobs": a plural asks for the list, not for one that exists.
-      if (!isName(j) && s !== undefined && !(/[^s]s$/.test(next) && next !== stemmed)) known.add(s);
+      if (!isName(j) && index.collectionStems.has(s) && !(/[^s]s$/.test(next) && next !== s)) known.add(s);
       if (owners.has(next)) break;
     }
   });

@@ -377,23 +377,22 @@ export function tokenize(
 /** Pronouns that stand for an object alone: "reset it", "stop them", "kill everything". */
 export const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(["it", "them", "everything"]);
 
-/** "into" and "onto" are "in" and "on" followed by "to" ("log into VM 100" is "log in to VM 100"). */
-const JOINED_PARTICLES: Readonly<Record<string, string>> = { into: "in", onto: "on" };
-
 /**
- * The chunks with "into" and "onto" split into their particle and "to" where a verb before
- * them makes a phrase with that particle ("logged into": "log in"), so the phrase is found;
- * elsewhere "into" stays ("turn VM 100 into a template").
+ * The chunks with "into" split into "in" and "to" where the verb before it makes a phrase with
+ * "in" ("logged into VM 230" is "logged in to VM 230": a login, not a log); elsewhere "into"
+ * stays ("turn VM 100 into a template"). A mark after it stays with "to" ("logged into,").
+ * "onto" is left alone: the phrases with "on" (turn on, switch on) are not what "onto" says
+ * ("switch onto another storage").
  */
 export function particlesSplit(
   chunks: readonly string[],
   isPhrase: (verb: string, particle: string) => boolean,
 ): string[] {
   return chunks.flatMap((chunk, k) => {
-    const particle = JOINED_PARTICLES[chunk.toLowerCase()];
-    const before = chunks[k - 1];
-    if (particle === undefined || before === undefined || !/^[a-z]+$/i.test(before)) return [chunk];
-    return isPhrase(before.toLowerCase(), particle) ? [particle, "to"] : [chunk];
+    const m = /^(into)([.,;:!?]*)$/i.exec(chunk);
+    const before = chunks[k - 1]?.toLowerCase().replace(/^[^a-z]+/, "");
+    if (!m || !before || !/^[a-z]+$/.test(before) || !isPhrase(before, "in")) return [chunk];
+    return ["in", `to${m[2]}`];
   });
 }
 
@@ -459,7 +458,8 @@ type VerbToken = Pick<Token, "word" | "clauseStart" | "inName" | "context"> & { 
 
 /**
  * The method the word at `i` asks for when it is a verb of the request. A word that is as
- * often a noun counts only where a clause starts; a verb word closing a noun phrase ("the last
+ * often a noun counts only where a clause starts, or after "and" or "then" before its object
+ * ("… and mount it"); a verb word closing a noun phrase ("the last
  * replication run") is a noun; a verb after "to" inside a clause says a purpose ("addresses
  * needed to add a node"), not the request; a word of a hyphenated name ("apt-get") or of a
  * value is no verb.
@@ -472,8 +472,10 @@ export function verbAt(tokens: readonly VerbToken[], i: number): MethodName | un
   const inherited = clauseStart ? GROUP_METHOD_HINTS.get(word) : undefined;
   const previous = tokens[i - 1]?.word;
   // "format a disk as ext4 and mount it": after "and" or "then" and before its object, a word
-  // that is as often a noun is a verb, as at a clause's start.
-  const coordinated = COORDINATORS.has(previous ?? "") && beginsObject(tokens[i + 1]?.word ?? "");
+  // that is as often a noun is a verb, as at a clause's start; before a number it is a noun
+  // with its name ("snapshot 1 and snapshot 2").
+  const next = tokens[i + 1]?.word ?? "";
+  const coordinated = COORDINATORS.has(previous ?? "") && beginsObject(next) && !/\d/.test(next);
   const method = hinted && (clauseStart || coordinated || !NOUN_VERBS.has(word)) ? hinted : inherited;
   if (previous && INTERROGATIVE_DETERMINERS.has(previous)) return undefined;
   // "so guest records get created", "my backups get deleted by vzdump": "get" before a participle

@@ -461,7 +461,10 @@ export const GROUP_METHOD_HINTS: ReadonlyMap<string, MethodName> = new Map(
   }),
 );
 
-/** Method words that are as often nouns ("backup jobs", "join information"): they say the method only when they lead the query. */
+/**
+ * Method words that are as often nouns ("backup jobs", "join information"): they say the method
+ * only where a clause starts, or after "and" or "then" before their object (verbAt).
+ */
 export const NOUN_VERBS = new Set([
   "backup",
   "snapshot",

@@ -29,6 +29,12 @@ describe("the pure parts", () => {
       ["define", "specific", "ip", "range"],
     ],
     [
+      "its first clause only",
+      "/cluster/acme/plugins",
+      "The ACME plugins task is to provide automatic verification that you, and thus the cluster, are the real owner.",
+      ["task", "provide", "automatic", "verification"],
+    ],
+    [
       "a sentence that names something else first defines nothing",
       "/nodes/{node}/hardware",
       "We highly recommend to use a hardware RAID controller (with BBU) for such setups.",
@@ -41,7 +47,7 @@ describe("the pure parts", () => {
       .filter((s) => s && !s.startsWith("{"))
       .slice(-1)
       .map((s) => stem(s));
-    expect(definingWords(text, title, e)).toEqual(expected);
+    expect(definingWords(text, title, [e])).toEqual(expected);
   });
 
   const get = (path: string, fields: string[]) =>
