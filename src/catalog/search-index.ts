@@ -125,7 +125,7 @@ export interface SearchIndex {
   creates: (string | undefined)[];
   /** Every stem some collection is named by. */
   collectionStems: Set<string>;
-  /** The nouns an item's placeholder gives a collection, where its path calls it otherwise: "realm" for domain (/access/domains/{realm}). */
+  /** The nouns an item's placeholder gives a collection, where its path calls it otherwise: "realm" for domain (/access/domains/{realm}); places only (placesOf). */
   collectionAliases: Map<string, string>;
   /** The stems of the collections a POST adds to ("pool", "storag", "qemu"): what `creates` holds. */
   creatable: Set<string>;

@@ -97,17 +97,10 @@ function verbsParticle(raw: readonly string[], i: number): boolean {
   return [before, ...presentForms(before), ...pastTenseBases(before), ...gerundBases(before)].some(isEnglishVerb);
 }
 
-/** The collection a stem names: its own noun, or its items' ("realm": domain). */
-function collectionNamed(
-  s: string,
-  index: Pick<SearchIndex, "collectionStems" | "collectionAliases">,
-): string | undefined {
-  return index.collectionStems.has(s) ? s : index.collectionAliases.get(s);
-}
-
 /**
  * "to the admins group", "into pool dev", "in the evpn zone", "on storage nas": the kinds of
- * existing object something is added to or put on (a collection's noun within the next three words).
+ * existing object something is added to or put on (a collection's noun within the next three
+ * words, or what its items are called: "in the pve realm" is in a domain).
  */
 export function placesOf(
   raw: readonly string[],
@@ -122,7 +115,8 @@ export function placesOf(
     // "to a Gotify server" names no existing one.
     if (!into || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
     for (const next of raw.slice(i + 1, i + 4)) {
-      const s = collectionNamed(stem(next, index.stems), index);
+      const stemmed = stem(next, index.stems);
+      const s = index.collectionStems.has(stemmed) ? stemmed : index.collectionAliases.get(stemmed);
       if (s !== undefined) {
         places.add(s);
         break;

@@ -283,8 +283,8 @@ export function tokenize(
   let namesStorage = false;
   const named = new Set<string>();
   const namedByName = new Set<string>();
-  const chunks = particlesSplit(queryChunks(query), (verb, particle) =>
-    index.phrases.byStems.has(`${stem(verb, index.stems)} ${particle}`),
+  const chunks = particlesSplit(queryChunks(query), (verb) =>
+    index.phrases.byStems.has(`${stem(verb, index.stems)} in`),
   );
   const isWord = (c: string | undefined) => c !== undefined && /^[a-z]+[.,;:!?]*$/i.test(c) && !isValue(c, 1);
   // "the USB dongle mappings": a word before the phrase's noun is part of the phrase, no name.
@@ -379,19 +379,16 @@ export const OBJECT_PRONOUNS: ReadonlySet<string> = new Set(["it", "them", "ever
 
 /**
  * The chunks with "into" split into "in" and "to" where the verb before it makes a phrase with
- * "in" ("logged into VM 230" is "logged in to VM 230": a login, not a log); elsewhere "into"
+ * "in" (`takesIn`: "logged into VM 230" is "logged in to VM 230": a login, not a log); elsewhere "into"
  * stays ("turn VM 100 into a template"). A mark after it stays with "to" ("logged into,").
  * "onto" is left alone: the phrases with "on" (turn on, switch on) are not what "onto" says
  * ("switch onto another storage").
  */
-export function particlesSplit(
-  chunks: readonly string[],
-  isPhrase: (verb: string, particle: string) => boolean,
-): string[] {
+export function particlesSplit(chunks: readonly string[], takesIn: (verb: string) => boolean): string[] {
   return chunks.flatMap((chunk, k) => {
     const m = /^(into)([.,;:!?]*)$/i.exec(chunk);
     const before = chunks[k - 1]?.toLowerCase().replace(/^[^a-z]+/, "");
-    if (!m || !before || !/^[a-z]+$/.test(before) || !isPhrase(before, "in")) return [chunk];
+    if (!m || !before || !/^[a-z]+$/.test(before) || !takesIn(before)) return [chunk];
     return ["in", `to${m[2]}`];
   });
 }

@@ -1610,8 +1610,8 @@ describe("the seventeenth round of issue 11, on PVE 9.1", async () => {
       ["into", "VM"],
     ],
   ])("particlesSplit(%p)", (chunks, expected) => {
-    const phrases = new Set(["logged in", "switch on"]);
-    expect(particlesSplit(chunks, (verb, particle) => phrases.has(`${verb} ${particle}`))).toEqual(expected);
+    // "switch" takes "in" here too, yet "onto" stays whole.
+    expect(particlesSplit(chunks, (verb) => verb === "logged" || verb === "switch")).toEqual(expected);
   });
 
   // rareStems: each stem once, those at most `most` endpoints use.
