@@ -41,6 +41,8 @@ export interface Concept {
   names?: string;
   /** For a phrase: the stems of its groups' API words, which name what the phrase names ("mount point": mp). */
   leadStems?: Set<string>;
+  /** Endpoints named by this word only inside a phrase the query does not make ("not" of "not the whole VM"): it does not reach them. */
+  outside?: ReadonlySet<number>;
 }
 
 /**

@@ -262,3 +262,46 @@ export function mappingUses(endpoints: readonly Endpoint[]): string[][] {
     return kind ? [...(uses.get(kind) ?? [])] : [];
   });
 }
+
+/** Where endpoints' names hold a closed-class word only inside a phrase ("not-backed-up"). */
+export interface PhraseBound {
+  /** Stems of the content words next to it there ("back" beside "not"). */
+  neighbours: Set<string>;
+  /** The endpoints so named. */
+  ids: Set<number>;
+}
+
+/**
+ * The closed-class words (`closed`: negations, particles) that the endpoints' names (each
+ * endpoint's list of names, as words) hold only inside a phrase, with their neighbours there:
+ * /cluster/backup-info/not-backed-up is named by "not", "back" and "up" together, not by the
+ * "not" of "not the whole VM" or the "up" of "must stay up". A word some name is by itself
+ * (the OSD's "out") is no phrase's part. Stopwords are skipped, as queries lose them.
+ */
+export function phraseBoundWords(
+  names: readonly (readonly (readonly string[])[])[],
+  closed: (word: string) => boolean,
+  stemOf: (word: string) => string,
+): Map<string, PhraseBound> {
+  const bound = new Map<string, PhraseBound>();
+  const alone = new Set<string>();
+  names.forEach((ofEndpoint, id) => {
+    for (const name of ofEndpoint) {
+      const content = name.filter((w) => !STOPWORDS.has(w));
+      content.forEach((w, k) => {
+        if (!closed(w)) return;
+        const s = stemOf(w);
+        if (content.length === 1) {
+          alone.add(s);
+          return;
+        }
+        const entry = bound.get(s) ?? { neighbours: new Set<string>(), ids: new Set<number>() };
+        for (const next of [content[k - 1], content[k + 1]]) if (next !== undefined) entry.neighbours.add(stemOf(next));
+        entry.ids.add(id);
+        bound.set(s, entry);
+      });
+    }
+  });
+  for (const s of alone) bound.delete(s);
+  return bound;
+}

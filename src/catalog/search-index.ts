@@ -11,7 +11,7 @@ import {
 } from "./model.ts";
 import { stem } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
-import { firstSentence, identifierWords, markupToText, words } from "./text.ts";
+import { firstSentence, identifierWords, markupToText, NEGATIONS, PARTICLES, words } from "./text.ts";
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
@@ -29,6 +29,8 @@ import {
   withStandIns,
   itemKinds,
   mappingUses,
+  phraseBoundWords,
+  type PhraseBound,
 } from "./search-facts.ts";
 import { successorTexts } from "./successors.ts";
 
@@ -194,6 +196,8 @@ export interface SearchIndex {
   enumSpans: Map<string, number[]>;
   /** The API's flags that turn an action off, by the stem of that action: "rebalanc" for `norebalance`, "out" for `noout`. */
   negatedFlags: Map<string, NegatedFlag>;
+  /** By stem: the negations and particles that endpoints' names hold only inside a phrase ("not-backed-up"). */
+  phraseBound: Map<string, PhraseBound>;
 }
 
 /** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
@@ -454,6 +458,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const lastWords = fieldsOf.map((f) => identifierWords(f.lastSegment[0] ?? ""));
   const nameWords = fieldsOf.map((f) => identifierWords(f.name[0] ?? ""));
   const namingKinds = kinds.item.map((item, id) => (item.length ? item : kinds.list[id]!));
+  const closedStems = new Set([...PARTICLES, ...NEGATIONS].map((w) => stem(w, stems)));
   const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems, namingKinds);
   // "route backup failures to the ops target": the docs define notification matchers as what
   // routes notifications, so "route" names them. Only a rare word of a definition does.
@@ -546,6 +551,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     parameterStems,
     enumSpans: enumSpans(endpoints, terms, postings),
     negatedFlags: negatedFlags(endpoints, stems),
+    phraseBound: phraseBoundWords(
+      lastWords.map((last, id) => [last, nameWords[id]!]),
+      (w) => closedStems.has(stem(w, stems)),
+      (w) => stem(w, stems),
+    ),
   };
 }
 

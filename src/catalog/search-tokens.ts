@@ -10,7 +10,7 @@ import {
   SHORT_WORDS,
   type MethodName,
 } from "./synonyms.ts";
-import { STOPWORDS, words } from "./text.ts";
+import { PARTICLES, STOPWORDS, words } from "./text.ts";
 import { valueKinds } from "./search-values.ts";
 import { respelled, splitCompound } from "./search-terms.ts";
 import { ENGLISH_VERBS } from "./wordnet-verbs.ts";
@@ -19,8 +19,7 @@ import type { SearchIndex } from "./search-index.ts";
 /** Which kind of guest a query is about. */
 export type GuestFacet = "qemu" | "lxc" | "any" | "none";
 
-/** The particles of separable phrasal verbs ("turn it off", "throw the snapshot away"). */
-export const PARTICLES = new Set(["on", "off", "up", "down", "back", "away", "out"]);
+export { PARTICLES };
 
 export const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
 export const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);

@@ -29,6 +29,39 @@ const GENERIC_WEIGHT = 0.5;
 export const VERB_WEIGHT = 0.5;
 /** Verbs that only present what is asked for (unlike "check" or "verify", which say what is done with it). */
 const DISPLAY_VERBS = new Set(["show", "display", "view", "see", "print", "get", "read", "fetch"]);
+/** Verbs that only put before the eyes: "fetch" and "get" bring something, which may be from elsewhere (a download). */
+const PRESENTING_VERBS = ["show", "display", "view", "see", "print"];
+/** A form of a verb that only presents ("shows", "showing"), which names no endpoint or parameter. */
+function presentsOnly(index: SearchIndex, word: string): boolean {
+  const s = stem(word, index.stems);
+  return (
+    PRESENTING_VERBS.some((verb) => stem(verb, index.stems) === s) &&
+    !index.lastSegmentStems.has(s) &&
+    !index.parameterStems.has(s)
+  );
+}
+/**
+ * For a negation or particle that endpoints' names hold only inside a phrase: those endpoints,
+ * when neither content word beside it in the query is its neighbour there ("not sure the mail
+ * setup works" is not "not backed up").
+ */
+const PHRASE_REACH = 2;
+export function outsidePhrase(index: SearchIndex, raw: readonly string[], i: number): ReadonlySet<number> | undefined {
+  const bound = index.phraseBound.get(stem(raw[i]!, index.stems));
+  if (!bound) return undefined;
+  // The content words on each side, up to PHRASE_REACH of them ("not yet backed up").
+  const beside: string[] = [];
+  for (const step of [-1, 1]) {
+    let found = 0;
+    for (let k = i + step; k >= 0 && k < raw.length && found < PHRASE_REACH; k += step) {
+      if (STOPWORDS.has(raw[k]!)) continue;
+      beside.push(raw[k]!);
+      found++;
+    }
+  }
+  const joins = beside.some((w) => bound.neighbours.has(stem(w, index.stems)));
+  return joins ? undefined : bound.ids;
+}
 /** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
 const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
 /** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
@@ -113,6 +146,9 @@ export function wordConcepts(
     // "show the cluster status": a verb that only says "present it" says nothing of what is read
     // ("Show the current pool status." is no better answer for it).
     if (methodOnly) weight *= DISPLAY_VERBS.has(w) ? 0 : VERB_WEIGHT;
+    // "the summary page doesn't show the IP", "pools aren't showing up": wherever it stands, a verb
+    // that only presents says nothing of what is read, unless the API names something by it ("read").
+    else if (presentsOnly(index, w)) weight = 0;
     if (GENERIC_WORDS.has(w)) {
       weight *= GENERIC_WEIGHT;
       asksForOne = true;
@@ -136,6 +172,8 @@ export function wordConcepts(
     }
     const concept = concepts.word(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
+    const outside = outsidePhrase(index, raw, i);
+    if (outside) concept.outside = outside;
     for (const [term, w] of concept.terms) {
       if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.subordinate || tokens[i]!.purpose ? subordinates : mainTerms).add(term);
     }

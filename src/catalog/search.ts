@@ -300,6 +300,7 @@ export function runSearch(
             : Math.min(idfOf(df), cap);
       for (let k = 0; k < df; k++) {
         const id = list.ids[k]!;
+        if (concept.outside?.has(id)) continue;
         const tf = list.weights[k]!;
         const value = termWeight * idf * ((tf * (SATURATION + 1)) / (tf + SATURATION));
         if (value > best[id]!) {
@@ -332,7 +333,8 @@ export function runSearch(
   const lift = paramLift(index, analysis, caps, idfOf);
   const asked = new Set<string>();
   for (const concept of analysis.concepts) {
-    for (const t of concept.terms.keys()) asked.add(t);
+    // A word outside the phrase that names an endpoint asks for no name.
+    for (const t of concept.terms.keys()) if (!concept.outside || !concept.primaries.has(t)) asked.add(t);
     if (concept.names) asked.add(concept.names);
   }
   for (const part of analysis.compoundParts) asked.add(part);

@@ -15,6 +15,11 @@ export function compactName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
+/** The particles of separable phrasal verbs ("turn it off", "throw the snapshot away"). */
+export const PARTICLES = new Set(["on", "off", "up", "down", "back", "away", "out"]);
+/** Words that negate ("not backed up"). */
+export const NEGATIONS = new Set(["not", "no", "never", "non"]);
+
 /** Words that carry no meaning for finding an endpoint. */
 export const STOPWORDS = new Set(
   (

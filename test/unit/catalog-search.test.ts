@@ -66,6 +66,8 @@ import {
 import { stem } from "../../src/catalog/stem.ts";
 import { words } from "../../src/catalog/text.ts";
 import { kindEnumsOf, type Endpoint } from "../../src/catalog/model.ts";
+import { phraseBoundWords } from "../../src/catalog/search-facts.ts";
+import { outsidePhrase } from "../../src/catalog/search-words.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
 import { realCatalogs } from "../support/real-catalog.ts";
@@ -1641,6 +1643,91 @@ describe("the seventeenth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the eighteenth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, eighteenth round", SCHEMA_DIR);
+  const { withDocs } = present ? await realCatalogs(true) : {};
+  const NOT_BACKED_UP = "GET /cluster/backup-info/not-backed-up";
+
+  // "not" and "up" name the guests without a backup job only together with "backed": the "not"
+  // of "not sure" and the "up" of "stay up" or "showing up" reach it no more.
+  test
+    .skipIf(!present)
+    .each([
+      "not sure the webhook target works at all",
+      "the cluster has to stay up while pve2 gets new RAM",
+      "the node summary is showing a high IO delay",
+    ])("%s: not the guests without backup", (query) => {
+    expect(ranked(withDocs!, query)).not.toContain(NOT_BACKED_UP);
+  });
+
+  // The phrase itself still names it, also with a word between ("not yet backed up").
+  test.skipIf(!present).each(["which containers are not backed up by any job", "list the VMs not yet backed up"])(
+    "%s: the guests without backup",
+    (query) => {
+      expect(ranked(withDocs!, query)[0]).toBe(NOT_BACKED_UP);
+    },
+  );
+
+  // A verb that only presents says nothing of what is read, wherever it stands: the pools are
+  // asked, not the one endpoint whose summary says "Show".
+  test.skipIf(!present)("my ceph pools aren't showing up in the storage list: the pools", () => {
+    expect(ranked(withDocs!, "my ceph pools aren't showing up in the storage list")[0]).toBe(
+      "GET /nodes/{node}/ceph/pool",
+    );
+  });
+
+  // Weights of the presenting verbs, by the concept of the word typed.
+  test.skipIf(!present).each([
+    ["the summary page doesn't show the IP of VM 100", "show", 0],
+    ["pools keep showing up twice", "show", 0],
+    ["fetch an ISO from a URL onto storage local", "fetch", 1],
+  ])("%s: %s weighs %d", (query, word, weight) => {
+    const index = searchIndexOf(withDocs!);
+    const s = stem(word as string, index.stems);
+    const concept = analyzeQuery(index, query as string).concepts.find((c) => c.primaries.has(s))!;
+    expect(concept.weight > 0 ? 1 : 0).toBe(weight as number);
+  });
+
+  // outsidePhrase on the real index: the endpoints a negation or particle reaches only within its name's phrase.
+  test.skipIf(!present).each([
+    ["which guests are not backed up", 3, false],
+    ["list the VMs not yet backed up", 3, false],
+    ["not sure the mail setup works", 0, true],
+    ["the guests must stay up", 4, true],
+  ])("%s: word %d is outside the phrase: %p", (query, at, outside) => {
+    const index = searchIndexOf(withDocs!);
+    const id = index.endpoints.findIndex((e) => `${e.method} ${e.path}` === NOT_BACKED_UP);
+    const reached = outsidePhrase(index, words(query as string), at as number);
+    expect(reached?.has(id) ?? false).toBe(outside as boolean);
+  });
+});
+
+describe("phraseBoundWords: a negation or particle that names only with its neighbours", () => {
+  const closed = (w: string) => ["not", "up", "out", "back", "backed"].includes(w);
+  test.each<[string, string[][][], [string, string[], number[]][]]>([
+    [
+      "inside a name of several words, with its neighbours, stopwords skipped",
+      [
+        [
+          ["not", "backed", "up"],
+          ["get", "guests", "not", "in", "backup"],
+        ],
+        [["status"]],
+      ],
+      [
+        ["not", ["backed", "guests", "backup"], [0]],
+        ["backed", ["not", "up"], [0]],
+        ["up", ["backed"], [0]],
+      ],
+    ],
+    ["a name by itself is no phrase's part", [[["out"]], [["mark", "out"]]], []],
+    ["no closed word, nothing", [[["start"]], [["vm", "status"]]], []],
+  ])("%s", (_, names, expected) => {
+    const bound = phraseBoundWords(names, closed, (w) => w);
+    expect([...bound].map(([w, b]) => [w, [...b.neighbours], [...b.ids]])).toEqual(expected);
+  });
+});
+
 describe("the sixteenth round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, sixteenth round", SCHEMA_DIR);
   const { plain, withDocs } = present ? await realCatalogs(true) : {};
@@ -2807,19 +2894,19 @@ const FLOORS: [string, boolean, number, number][] = [
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
   ["search-fresh15-sealed", true, 80.8, 93.3],
-  ["search-fresh16-sealed", true, 79.1, 90.9],
+  ["search-fresh16-sealed", true, 80, 90.9],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
   // a setting (four first places over the opened sets, three on the first reader's queries).
-  ["search-fresh17-sealed", true, 86.4, 95.5],
+  ["search-fresh17-sealed", true, 87.3, 95.5],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 79.1, 93.6],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
-  ["search-fresh19-sealed", true, 75.5, 88.2],
+  ["search-fresh19-sealed", true, 76.4, 88.2],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 86.4, 95.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
