@@ -265,7 +265,7 @@ export function mappingUses(endpoints: readonly Endpoint[]): string[][] {
 
 /** Where endpoints' names hold a closed-class word only inside a phrase ("not-backed-up"). */
 export interface PhraseBound {
-  /** Stems of the content words next to it there ("back" beside "not"). */
+  /** Stems of the words next to it there ("back", of "backed", beside "not"). */
   neighbours: Set<string>;
   /** The endpoints so named. */
   ids: Set<number>;
@@ -274,8 +274,9 @@ export interface PhraseBound {
 /**
  * The closed-class words (`closed`: negations, particles) that the endpoints' names (each
  * endpoint's list of names, as words) hold only inside a phrase, with their neighbours there:
- * /cluster/backup-info/not-backed-up is named by "not", "back" and "up" together, not by the
- * "not" of "not the whole VM" or the "up" of "must stay up". A word some name is by itself
+ * /cluster/backup-info/not-backed-up is named by "not", "backed" and "up" together, not by the
+ * "not" of "not the whole VM", the "up" of "must stay up" or the "back" of "one file back from
+ * last night's backup" (`closed` holds the words a negation or particle is a form of). A word some name is by itself
  * (the OSD's "out") is no phrase's part. Stopwords are skipped, as queries lose them.
  */
 export function phraseBoundWords(

@@ -553,6 +553,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     negatedFlags: negatedFlags(endpoints, stems),
     phraseBound: phraseBoundWords(
       lastWords.map((last, id) => [last, nameWords[id]!]),
+      // "backed" of not-backed-up: what a query's particle "back" would match.
       (w) => closedStems.has(stem(w, stems)),
       (w) => stem(w, stems),
     ),

@@ -4,7 +4,7 @@
 // is its parts. What the words say of the request's grammar comes back with them.
 import { stem } from "./stem.ts";
 import { METHOD_HINTS } from "./synonyms.ts";
-import { STOPWORDS } from "./text.ts";
+import { NEGATIONS, STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { splitCompound } from "./search-terms.ts";
 import { EQUIVALENT_WEIGHT, SETTING_LEADS, type Concept, type QueryConcepts } from "./search-concepts.ts";
@@ -27,41 +27,49 @@ const MODIFIER_WEIGHT = 0.6;
 const GENERIC_WEIGHT = 0.5;
 /** A verb that only says the method ("add", "revoke", "show"). */
 export const VERB_WEIGHT = 0.5;
-/** Verbs that only present what is asked for (unlike "check" or "verify", which say what is done with it). */
-const DISPLAY_VERBS = new Set(["show", "display", "view", "see", "print", "get", "read", "fetch"]);
-/** Verbs that only put before the eyes: "fetch" and "get" bring something, which may be from elsewhere (a download). */
-const PRESENTING_VERBS = ["show", "display", "view", "see", "print"];
-/** A form of a verb that only presents ("shows", "showing"), which names no endpoint or parameter. */
-function presentsOnly(index: SearchIndex, word: string): boolean {
-  const s = stem(word, index.stems);
-  return (
-    PRESENTING_VERBS.some((verb) => stem(verb, index.stems) === s) &&
-    !index.lastSegmentStems.has(s) &&
-    !index.parameterStems.has(s)
-  );
-}
 /**
- * For a negation or particle that endpoints' names hold only inside a phrase: those endpoints,
- * when neither content word beside it in the query is its neighbour there ("not sure the mail
- * setup works" is not "not backed up").
+ * Verbs that only put before the eyes, with their irregular forms ("shown", "seen"): a regular
+ * form shares the stem ("shows", "showing").
  */
+const PRESENTING_VERBS = ["show", "shown", "display", "view", "see", "seen", "print"];
+/** Verbs that only present what is asked for (unlike "check" or "verify", which say what is done with it). */
+const DISPLAY_VERBS = new Set([...PRESENTING_VERBS, "get", "read", "fetch"]);
+
+/**
+ * Whether a word is a form of a verb that only presents ("shows", "showing"; not "fetch" or "get",
+ * which bring something, maybe from elsewhere), and names nothing of the API (`named`: no
+ * endpoint or parameter is called by its stem).
+ */
+export function presentsOnly(word: string, stemOf: (word: string) => string, named: (s: string) => boolean): boolean {
+  const s = stemOf(word);
+  return PRESENTING_VERBS.some((verb) => stemOf(verb) === s) && !named(s);
+}
+
+/** How many content words on each side of a negation or particle may complete its phrase ("not yet backed up"). */
 const PHRASE_REACH = 2;
-export function outsidePhrase(index: SearchIndex, raw: readonly string[], i: number): ReadonlySet<number> | undefined {
-  const bound = index.phraseBound.get(stem(raw[i]!, index.stems));
+
+/**
+ * For a negation or particle that endpoints' names hold only inside a phrase (`phraseBound`):
+ * whether one of the PHRASE_REACH content words on either side of it in the query is its
+ * neighbour there ("not backed up": yes; "not sure the mail setup works": no). Undefined for
+ * any other word.
+ */
+export function joinsPhrase(index: SearchIndex, raw: readonly string[], i: number): boolean | undefined {
+  const word = raw[i]!;
+  if (!PARTICLES.has(word) && !NEGATIONS.has(word)) return undefined;
+  const bound = index.phraseBound.get(stem(word, index.stems));
   if (!bound) return undefined;
-  // The content words on each side, up to PHRASE_REACH of them ("not yet backed up").
-  const beside: string[] = [];
   for (const step of [-1, 1]) {
     let found = 0;
     for (let k = i + step; k >= 0 && k < raw.length && found < PHRASE_REACH; k += step) {
       if (STOPWORDS.has(raw[k]!)) continue;
-      beside.push(raw[k]!);
+      if (bound.neighbours.has(stem(raw[k]!, index.stems))) return true;
       found++;
     }
   }
-  const joins = beside.some((w) => bound.neighbours.has(stem(w, index.stems)));
-  return joins ? undefined : bound.ids;
+  return false;
 }
+
 /** Groups of verbs that say no more than the method ("edit" is an update even though apt has an "update"). */
 const CRUD_LEADS = new Set(["create", "delete", "update", "list"]);
 /** Prepositions before "all nodes" that make it where something applies ("across all nodes"). */
@@ -101,6 +109,9 @@ export function wordConcepts(
   const prevented = new Set<string>();
   const subordinates = new Set<string>();
   const mainTerms = new Set<string>();
+  // The concepts of negations and particles of which one occurrence completes a name's phrase.
+  const joined = new Set<Concept>();
+  const namedByApi = (s: string) => index.lastSegmentStems.has(s) || index.parameterStems.has(s);
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
     // "cluster wide", "datacenter-wide": the scope, said by the word before.
@@ -147,8 +158,8 @@ export function wordConcepts(
     // ("Show the current pool status." is no better answer for it).
     if (methodOnly) weight *= DISPLAY_VERBS.has(w) ? 0 : VERB_WEIGHT;
     // "the summary page doesn't show the IP", "pools aren't showing up": wherever it stands, a verb
-    // that only presents says nothing of what is read, unless the API names something by it ("read").
-    else if (presentsOnly(index, w)) weight = 0;
+    // that only presents says nothing of what is read.
+    else if (presentsOnly(w, (word) => stem(word, index.stems), namedByApi)) weight = 0;
     if (GENERIC_WORDS.has(w)) {
       weight *= GENERIC_WEIGHT;
       asksForOne = true;
@@ -172,8 +183,15 @@ export function wordConcepts(
     }
     const concept = concepts.word(w, weight, tokens[i]!.literal);
     if (methodOnly) delete concept.apiWords;
-    const outside = outsidePhrase(index, raw, i);
-    if (outside) concept.outside = outside;
+    // "not sure the mail setup works": this "not" is none of "not backed up". One occurrence in
+    // the phrase is enough ("not sure which are backed up and which are not").
+    const joins = joinsPhrase(index, raw, i);
+    if (joins === true) {
+      joined.add(concept);
+      delete concept.outside;
+    } else if (joins === false && !joined.has(concept)) {
+      concept.outside = index.phraseBound.get(stem(w, index.stems))!.ids;
+    }
     for (const [term, w] of concept.terms) {
       if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.subordinate || tokens[i]!.purpose ? subordinates : mainTerms).add(term);
     }

@@ -333,7 +333,8 @@ export function runSearch(
   const lift = paramLift(index, analysis, caps, idfOf);
   const asked = new Set<string>();
   for (const concept of analysis.concepts) {
-    // A word outside the phrase that names an endpoint asks for no name.
+    // A negation or particle outside its name's phrase asks for no name: the names holding it are
+    // those it no longer reaches (phraseBoundWords).
     for (const t of concept.terms.keys()) if (!concept.outside || !concept.primaries.has(t)) asked.add(t);
     if (concept.names) asked.add(concept.names);
   }
