@@ -272,12 +272,12 @@ export interface PhraseBound {
 }
 
 /**
- * The closed-class words (`closed`: negations, particles) that the endpoints' names (each
- * endpoint's list of names, as words) hold only inside a phrase, with their neighbours there:
- * /cluster/backup-info/not-backed-up is named by "not", "backed" and "up" together, not by the
- * "not" of "not the whole VM", the "up" of "must stay up" or the "back" of "one file back from
- * last night's backup" (`closed` holds the words a negation or particle is a form of). A word some name is by itself
- * (the OSD's "out") is no phrase's part. Stopwords are skipped, as queries lose them.
+ * The closed-class words (`closed`: the forms of negations and particles) that the endpoints'
+ * names (each endpoint's list of names, as words) hold only inside a phrase, with their
+ * neighbours there: /cluster/backup-info/not-backed-up is named by "not", "backed" and "up"
+ * together, not by the "not" of "not the whole VM", the "up" of "must stay up" or the "back" of
+ * "one file back from last night's backup". A word some name is by itself (the OSD's "out") is
+ * no phrase's part. Stopwords are skipped, as queries lose them.
  */
 export function phraseBoundWords(
   names: readonly (readonly (readonly string[])[])[],

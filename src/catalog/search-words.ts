@@ -111,6 +111,7 @@ export function wordConcepts(
   const mainTerms = new Set<string>();
   // The concepts of negations and particles of which one occurrence completes a name's phrase.
   const joined = new Set<Concept>();
+  const stemOf = (word: string) => stem(word, index.stems);
   const namedByApi = (s: string) => index.lastSegmentStems.has(s) || index.parameterStems.has(s);
   raw.forEach((w, i) => {
     if (consumed[i] || STOPWORDS.has(w)) return;
@@ -159,7 +160,7 @@ export function wordConcepts(
     if (methodOnly) weight *= DISPLAY_VERBS.has(w) ? 0 : VERB_WEIGHT;
     // "the summary page doesn't show the IP", "pools aren't showing up": wherever it stands, a verb
     // that only presents says nothing of what is read.
-    else if (presentsOnly(w, (word) => stem(word, index.stems), namedByApi)) weight = 0;
+    else if (presentsOnly(w, stemOf, namedByApi)) weight = 0;
     if (GENERIC_WORDS.has(w)) {
       weight *= GENERIC_WEIGHT;
       asksForOne = true;
@@ -190,7 +191,7 @@ export function wordConcepts(
       joined.add(concept);
       delete concept.outside;
     } else if (joins === false && !joined.has(concept)) {
-      concept.outside = index.phraseBound.get(stem(w, index.stems))!.ids;
+      concept.outside = index.phraseBound.get(stemOf(w))!.ids;
     }
     for (const [term, w] of concept.terms) {
       if (w >= EQUIVALENT_WEIGHT) (tokens[i]!.subordinate || tokens[i]!.purpose ? subordinates : mainTerms).add(term);
