@@ -3,7 +3,7 @@
 // the request keeps from happening or does without, a light verb whose object names the action,
 // and a frame around the request ("how do I", "is it possible to"). Pure functions over tokens.
 import { GROUP_METHOD_HINTS, METHOD_HINTS } from "./synonyms.ts";
-import { STOPWORDS, words } from "./text.ts";
+import { PARTICLES, STOPWORDS, words } from "./text.ts";
 import { valueKinds } from "./search-values.ts";
 import {
   beginsObject,
@@ -17,7 +17,6 @@ import {
   GUEST_WORDS,
   DETERMINERS,
   LEADING_WORDS,
-  PARTICLES,
   QUESTION_WORDS,
   OBJECT_PRONOUNS,
   queryChunks,

@@ -2,19 +2,11 @@
 // synonym table's phrases ("get rid of", "lvm thin pool"), and two words the API runs together
 // ("back up": backup). Each becomes one concept; the words it takes are no concepts of their own.
 import { METHOD_HINTS } from "./synonyms.ts";
-import { STOPWORDS } from "./text.ts";
+import { PARTICLES, STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { joinable, phraseAt } from "./search-terms.ts";
 import { SETTING_LEADS, type QueryConcepts } from "./search-concepts.ts";
-import {
-  DETERMINERS,
-  MACHINE_WORDS,
-  PARTICLES,
-  particleOfVerb,
-  PREPOSITIONS,
-  verbAt,
-  type Token,
-} from "./search-tokens.ts";
+import { DETERMINERS, MACHINE_WORDS, particleOfVerb, PREPOSITIONS, verbAt, type Token } from "./search-tokens.ts";
 
 /** The groups a verb phrase means when its object is a machine, and when it is a feature. */
 const MACHINE_SENSE = new Set(["start", "shutdown"]);

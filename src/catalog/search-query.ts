@@ -4,6 +4,7 @@
 // (search-phrases.ts), the single words (search-words.ts), the scope (search-scope.ts); the
 // concepts they add are search-concepts.ts.
 import { stem } from "./stem.ts";
+import { PARTICLES } from "./text.ts";
 import { METHOD_HINTS } from "./synonyms.ts";
 import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
@@ -52,7 +53,6 @@ import {
   objectWords,
   opensWithEnglishVerb,
   opensWithVerb,
-  PARTICLES,
   QEMU_WORDS,
   QUESTION_WORDS,
   isParticiple,

@@ -19,8 +19,6 @@ import type { SearchIndex } from "./search-index.ts";
 /** Which kind of guest a query is about. */
 export type GuestFacet = "qemu" | "lxc" | "any" | "none";
 
-export { PARTICLES };
-
 export const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
 export const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
 /** Words for a guest of either kind; "vmid" is the number both kinds are known by. */

@@ -4,7 +4,7 @@
 // is its parts. What the words say of the request's grammar comes back with them.
 import { stem } from "./stem.ts";
 import { METHOD_HINTS } from "./synonyms.ts";
-import { NEGATIONS, STOPWORDS } from "./text.ts";
+import { NEGATIONS, PARTICLES, STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { splitCompound } from "./search-terms.ts";
 import { EQUIVALENT_WEIGHT, SETTING_LEADS, type Concept, type QueryConcepts } from "./search-concepts.ts";
@@ -17,7 +17,6 @@ import {
   GENERIC_WORDS,
   knowsWord,
   NODE_WORDS,
-  PARTICLES,
   PREPOSITIONS,
   verbAt,
   type Token,
