@@ -306,3 +306,50 @@ export function phraseBoundWords(
   for (const s of alone) bound.delete(s);
   return bound;
 }
+
+/**
+ * How many of the endpoints that say a subsystem's word must lie in the subsystem for the word
+ * to name it: "ceph" (47 of the 64 in 9.1), "sdn", "firewall"; not "storage" or "disk", whose
+ * subtrees hold few of the endpoints that say them.
+ */
+export const SUBSYSTEM_SHARE = 0.6;
+
+/**
+ * The stems of the words that name a subsystem of the API: a path segment (or a part of one,
+ * split at "-" and "_") below the root that groups endpoints, with endpoints below it and never
+ * an object's placeholder right after it, that most endpoints saying the word (`usersOf`) lie
+ * in. A query that says such a word asks within that subsystem ("the health of my Ceph
+ * cluster" is no disk's SMART health). The roots (/cluster, /nodes, /access) are scopes, and a
+ * list of objects (qemu of /nodes/{node}/qemu/{vmid}, the vnets) is what the query's facets and
+ * names weigh already.
+ */
+export function subsystemWords(
+  paths: readonly string[],
+  usersOf: (stem: string) => readonly number[],
+  stemOf: (word: string) => string,
+): Set<string> {
+  const partsOf = (segment: string) => segment.toLowerCase().split(/[-_]/).filter(Boolean).map(stemOf);
+  const literal = (segment: string) => segment !== "" && !segment.startsWith("{");
+  const inPath = paths.map((path) => new Set(path.split("/").filter(literal).flatMap(partsOf)));
+  const grouping = new Set<string>();
+  const lists = new Set<string>();
+  for (const path of paths) {
+    const segments = path.split("/").filter((segment) => segment !== "");
+    segments.forEach((segment, k) => {
+      if (!literal(segment)) return;
+      const next = segments[k + 1];
+      if (next === undefined) return;
+      for (const part of partsOf(segment)) (literal(next) ? grouping : lists).add(part);
+      if (k === 0) for (const part of partsOf(segment)) lists.add(part);
+    });
+  }
+  const words = new Set<string>();
+  for (const word of grouping) {
+    if (lists.has(word)) continue;
+    const users = usersOf(word);
+    if (users.length === 0) continue;
+    const inside = users.filter((id) => inPath[id]!.has(word)).length;
+    if (inside / users.length >= SUBSYSTEM_SHARE) words.add(word);
+  }
+  return words;
+}

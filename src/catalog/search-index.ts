@@ -30,6 +30,7 @@ import {
   itemKinds,
   mappingUses,
   phraseBoundWords,
+  subsystemWords,
   type PhraseBound,
 } from "./search-facts.ts";
 import { successorTexts } from "./successors.ts";
@@ -198,6 +199,8 @@ export interface SearchIndex {
   negatedFlags: Map<string, NegatedFlag>;
   /** By stem: the negations and particles that endpoints' names hold only inside a phrase ("not-backed-up"). */
   phraseBound: Map<string, PhraseBound>;
+  /** Stems of the words that name a subsystem of the API ("ceph", "sdn", "firewal"; subsystemWords). */
+  subsystems: Set<string>;
 }
 
 /** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
@@ -555,6 +558,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       lastWords.map((last, id) => [last, nameWords[id]!]),
       // "backed" of not-backed-up: what a query's particle "back" would match.
       (w) => closedStems.has(stem(w, stems)),
+      (w) => stem(w, stems),
+    ),
+    subsystems: subsystemWords(
+      endpoints.map((e) => e.path),
+      (s) => postings.get(s)?.ids ?? [],
       (w) => stem(w, stems),
     ),
   };

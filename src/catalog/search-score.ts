@@ -53,6 +53,8 @@ export interface EndpointFacts {
   doesSubordinate?: boolean;
   /** It answers with a picture ("Read VM RRD statistics (returns PNG)"), not data. */
   returnsImage?: boolean;
+  /** How many of the subsystems the query names by their word ("ceph", "sdn") it does not match. */
+  subsystemsMissed?: number;
 }
 
 /** What the ranking knows about the query. */
@@ -171,6 +173,8 @@ export const FACTOR = {
   deletesWhatStays: 0.5,
   /** A picture, when data is asked for: "usage history of storage local-zfs" is rrddata, not the rrd PNG. */
   imageUnasked: 0.9,
+  /** Per subsystem the query names and the endpoint does not match: "what's the health of my Ceph cluster" is not SMART. */
+  otherSubsystem: 0.7,
 } as const;
 
 /**
@@ -249,5 +253,6 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.method === "DELETE" && e.item && e.itemOf !== undefined && q.staying?.has(e.itemOf))
     f *= FACTOR.deletesWhatStays;
   if (e.returnsImage && !q.asksImage) f *= FACTOR.imageUnasked;
+  if (e.subsystemsMissed) f *= FACTOR.otherSubsystem ** e.subsystemsMissed;
   return f;
 }

@@ -204,6 +204,9 @@ describe("scoreFactor", () => {
       FACTOR.deletesWhatStays,
     ],
     ["a picture, data asked for", { returnsImage: true }, {}, FACTOR.imageUnasked],
+    ["one subsystem named and not matched", { subsystemsMissed: 1 }, {}, FACTOR.otherSubsystem],
+    ["two subsystems named and not matched", { subsystemsMissed: 2 }, {}, FACTOR.otherSubsystem ** 2],
+    ["every subsystem named is matched", { subsystemsMissed: 0 }, {}, 1],
     [
       "one item, its list asked for in the plural",
       { item: true, itemOf: "plugin" },

@@ -15,6 +15,7 @@ import {
   unitsMissed,
   splitCompound,
   statedMethod,
+  subsystemsNamed,
   tokenize,
 } from "../../src/catalog/search.ts";
 import {
@@ -66,7 +67,7 @@ import {
 import { stem } from "../../src/catalog/stem.ts";
 import { words } from "../../src/catalog/text.ts";
 import { kindEnumsOf, type Endpoint } from "../../src/catalog/model.ts";
-import { phraseBoundWords } from "../../src/catalog/search-facts.ts";
+import { phraseBoundWords, subsystemWords } from "../../src/catalog/search-facts.ts";
 import { joinsPhrase, presentsOnly } from "../../src/catalog/search-words.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -1704,6 +1705,103 @@ describe("the eighteenth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, nineteenth round", SCHEMA_DIR);
+  const { plain, withDocs } = present ? await realCatalogs(true) : {};
+
+  // A word that names a subsystem asks within it: the Ceph cluster's health is its status, not a
+  // disk's SMART health.
+  test.skipIf(!present).each([
+    ["ceph health summary please", "GET /cluster/ceph/status"],
+    ["tell me about the health of the Ceph cluster", "GET /cluster/ceph/status"],
+    ["how is ceph's health looking today", "GET /cluster/ceph/status"],
+    ["ceph health please", "GET /cluster/ceph/status"],
+  ])("%s: %s", (query, expected) => {
+    expect(ranked(withDocs!, query)[0]).toBe(expected);
+  });
+
+  // Without the subsystem's word, the disk's own health is still the SMART read.
+  test.skipIf(!present)("is the disk /dev/sdb on node pve2 healthy: SMART", () => {
+    expect(ranked(withDocs!, "is the disk /dev/sdb on node pve2 healthy")[0]).toBe("GET /nodes/{node}/disks/smart");
+  });
+
+  // The subsystems of 9.1, read from its paths and words alone (docs or not).
+  test.skipIf(!present)("the words that name a subsystem", () => {
+    for (const catalog of [plain!, withDocs!]) {
+      const { subsystems } = searchIndexOf(catalog);
+      for (const word of ["ceph", "sdn", "firewal", "acm", "apt", "notif"]) expect(subsystems).toContain(word);
+      // A list of objects, a root, or a word most endpoints saying it use elsewhere.
+      for (const word of ["qemu", "lxc", "node", "cluster", "access", "storag", "disk", "vnet", "pool"]) {
+        expect(subsystems).not.toContain(word);
+      }
+    }
+  });
+
+  // Which of the query's words name a subsystem: a word said outright, not a verb, a name's part or
+  // a quoted value.
+  test.skipIf(!present).each([
+    ["what's the health of my Ceph cluster?", ["ceph"]],
+    ["drop all incoming traffic at the datacenter firewall", ["firewal"]],
+    ["make sure the 'ops-gotify' target delivers messages", []],
+    ["snapshot VM 105 with the description 'before apt upgrade'", []],
+    ["list the disks of node pve1", []],
+  ])("%s: %p", (query, expected) => {
+    const index = searchIndexOf(withDocs!);
+    const { concepts } = analyzeQuery(index, query as string);
+    const named = subsystemsNamed(index, concepts).flatMap((c) => [...concepts[c]!.primaries]);
+    expect(named).toEqual(expected as string[]);
+  });
+});
+
+describe("subsystemWords: the words that name a part of the API", () => {
+  const paths = [
+    "/cluster/ceph/status",
+    "/nodes/{node}/ceph/osd",
+    "/nodes/{node}/ceph/pool/{name}",
+    "/nodes/{node}/qemu/{vmid}/config",
+    "/nodes/{node}/disks/list",
+    "/nodes/{node}/disks/smart",
+    "/storage/{storage}",
+    "/nodes/{node}/qemu/{vmid}/move_disk",
+    "/cluster/backup-info/not-backed-up",
+    "/nodes/{node}/status",
+  ];
+  // Which endpoints (by index) say each word.
+  const users: Record<string, number[]> = {
+    ceph: [0, 1, 2, 6],
+    qemu: [3, 7],
+    disk: [0, 3, 4, 5, 7, 8],
+    pool: [2],
+    backup: [8],
+    info: [8],
+    node: [0, 1, 2, 3, 4, 5, 7, 9],
+  };
+  const found = subsystemWords(
+    paths,
+    (w) => users[w] ?? [],
+    (w) => w.replace(/s$/, ""),
+  );
+  test.each([
+    // Below the root, groups endpoints, three of the four saying it are inside.
+    ["ceph", true],
+    // A split segment's parts, the one user inside.
+    ["backup", true],
+    ["info", true],
+    // Followed by an object's placeholder: a list of objects.
+    ["qemu", false],
+    ["pool", false],
+    // Three of six saying it are inside (move_disk among them).
+    ["disk", false],
+    // A root, and the last segments.
+    ["node", false],
+    ["cluster", false],
+    ["status", false],
+    ["smart", false],
+  ])("%s: %p", (word, named) => {
+    expect(found.has(word as string)).toBe(named as boolean);
+  });
+});
+
 describe("presentsOnly: a verb that only presents", () => {
   const stemOf = (w: string) => stem(w, new Map());
   test.each([
@@ -2887,7 +2985,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 87.1, 92.9],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 81.2, 94.1],
+  ["search-fresh2-sealed", true, 82.4, 94.1],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 81.1, 90.5],
   ["search-fresh3-sealed", true, 87.7, 97.3],
@@ -2903,12 +3001,12 @@ const FLOORS: [string, boolean, number, number][] = [
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 78.3, 94.2],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 89.2, 98.3],
+  ["search-fresh9-sealed", true, 90, 98.3],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 86.7, 92.5],
   ["search-fresh11-sealed", true, 86.7, 95],
-  ["search-fresh12-sealed", true, 79.2, 95.8],
+  ["search-fresh12-sealed", true, 80, 95.8],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 80.8, 95.8],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
@@ -2923,7 +3021,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh17-sealed", true, 87.3, 95.5],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
-  ["search-fresh18-sealed", true, 79.1, 93.6],
+  ["search-fresh18-sealed", true, 80.9, 93.6],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
@@ -2940,31 +3038,31 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh23-sealed", true, 76.4, 87.3],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 76.4, 86.4],
+  ["search-fresh24-sealed", true, 77.3, 86.4],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
-  ["search-fresh27-sealed", true, 78.2, 88.2],
+  ["search-fresh27-sealed", true, 79.1, 88.2],
   // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
   // traded for "added" stemming as "add" (three first places); and in the twelfth by one ("a backup
   // task has been hanging for hours …", seventh now), traded for one identity unit per word (a
   // first place and three in the top five over the opened sets).
-  ["search-fresh28-sealed", true, 80.9, 89.1],
+  ["search-fresh28-sealed", true, 81.8, 89.1],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
   ["search-fresh32-sealed", true, 74.5, 89.1],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
-  ["search-fresh38-sealed", true, 70, 83.6],
+  ["search-fresh38-sealed", true, 70.9, 83.6],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
-  ["search-fresh39-sealed", true, 80.9, 85.5],
+  ["search-fresh39-sealed", true, 81.8, 85.5],
   // The thirteenth round's opened check, one of five written during it: measured at the start
   // commit (82.7 / 92.7), then opened to find classes; fresh42-45 stay sealed.
-  ["search-fresh41-sealed", true, 86.4, 93.6],
+  ["search-fresh41-sealed", true, 87.3, 93.6],
   // The fourteenth round's opened check, one of four written at its start: measured at the start
   // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
   ["search-fresh46-sealed", true, 83.6, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 75.5, 89.1],
+  ["search-fresh50-sealed", true, 76.4, 89.1],
 ];
