@@ -29,6 +29,7 @@ import {
   withStandIns,
   itemKinds,
   mappingUses,
+  pathStems,
   phraseBoundWords,
   subsystemWords,
   type PhraseBound,
@@ -201,6 +202,8 @@ export interface SearchIndex {
   phraseBound: Map<string, PhraseBound>;
   /** Stems of the words that name a subsystem of the API ("ceph", "sdn", "firewal"; subsystemWords). */
   subsystems: Set<string>;
+  /** Per endpoint, the subsystems its path lies in. */
+  subsystemsOf: string[][];
 }
 
 /** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
@@ -462,6 +465,12 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const nameWords = fieldsOf.map((f) => identifierWords(f.name[0] ?? ""));
   const namingKinds = kinds.item.map((item, id) => (item.length ? item : kinds.list[id]!));
   const closedStems = new Set([...PARTICLES, ...NEGATIONS].map((w) => stem(w, stems)));
+  const stemOf = (w: string) => stem(w, stems);
+  const subsystems = subsystemWords(
+    endpoints.map((e) => e.path),
+    (s) => postings.get(s)?.ids ?? [],
+    stemOf,
+  );
   const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems, namingKinds);
   // "route backup failures to the ops target": the docs define notification matchers as what
   // routes notifications, so "route" names them. Only a rare word of a definition does.
@@ -557,14 +566,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     phraseBound: phraseBoundWords(
       lastWords.map((last, id) => [last, nameWords[id]!]),
       // "backed" of not-backed-up: what a query's particle "back" would match.
-      (w) => closedStems.has(stem(w, stems)),
-      (w) => stem(w, stems),
+      (w) => closedStems.has(stemOf(w)),
+      stemOf,
     ),
-    subsystems: subsystemWords(
-      endpoints.map((e) => e.path),
-      (s) => postings.get(s)?.ids ?? [],
-      (w) => stem(w, stems),
-    ),
+    subsystems,
+    subsystemsOf: endpoints.map((e) => pathStems(e.path, stemOf).filter((w) => subsystems.has(w))),
   };
 }
 

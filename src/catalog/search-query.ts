@@ -4,7 +4,7 @@
 // (search-phrases.ts), the single words (search-words.ts), the scope (search-scope.ts); the
 // concepts they add are search-concepts.ts.
 import { stem } from "./stem.ts";
-import { PARTICLES } from "./text.ts";
+import { PARTICLES, STOPWORDS } from "./text.ts";
 import { METHOD_HINTS } from "./synonyms.ts";
 import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
@@ -45,6 +45,7 @@ import {
   LIGHT_VERBS,
 } from "./search-clauses.ts";
 import {
+  ASIDE_WEIGHT,
   GUEST_WORDS,
   guestFacet,
   LXC_WORDS,
@@ -130,6 +131,39 @@ export interface QueryAnalysis extends QueryFacts {
   compoundParts: string[];
   /** The query asks to set or create something (a stated write whose verbs only say so). */
   setting: boolean;
+  /**
+   * Stems of the words typed outright: weighing more than an aside's, so not a name's part ("the
+   * 'ops-gotify' target"), a quoted value or a frame's word, nor a word of a command's description.
+   */
+  outright?: ReadonlySet<string>;
+}
+
+/**
+ * The stems of the words typed outright (QueryAnalysis.outright): weighing more than an aside's,
+ * and no name after the noun of a list it ends the phrase of ("delete storage ceph", "--storage
+ * ceph"), nor the agent of a participle ("used by apt"), whatever the word says elsewhere. A plural there is the phrase's head ("failed backup
+ * notifications"), and after a host's or a guest's noun a word is no name ("the node
+ * firewall"): those are named by their numbers and host names.
+ */
+export function outrightWords(
+  tokens: readonly { word: string; weight: number; clauseStart?: boolean }[],
+  index: Pick<SearchIndex, "collectionStems" | "stems">,
+): Set<string> {
+  const unnamed = new Set([...NODE_WORDS, ...QEMU_WORDS, ...LXC_WORDS, ...GUEST_WORDS]);
+  const outright = new Set<string>();
+  tokens.forEach((t, i) => {
+    if (t.weight <= ASIDE_WEIGHT) return;
+    const before = tokens[i - 1]?.word ?? "";
+    const after = tokens[i + 1];
+    const endsPhrase = !after || !!after.clauseStart || STOPWORDS.has(after.word);
+    const plural = t.word.endsWith("s") && stem(t.word, index.stems) !== t.word;
+    const afterList = !unnamed.has(before) && index.collectionStems.has(stem(before, index.stems));
+    if (endsPhrase && afterList && !plural) return;
+    // "the http proxy used by apt", "disks managed by ceph": the agent of a participle qualifies a noun.
+    if (before === "by" && isParticiple(tokens[i - 2]?.word ?? "")) return;
+    outright.add(stem(t.word, index.stems));
+  });
+  return outright;
 }
 
 /** Modal verbs that open a question of whether something is possible. */
@@ -520,6 +554,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
         (firstAsked > 0 && asksWhatIs(firstAsked))),
     setting,
     staying: staying(raw, (i) => tokens[i]?.literal === true, index),
+    outright: outrightWords(typed.tokens, index),
   };
 }
 

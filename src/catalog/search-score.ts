@@ -53,7 +53,7 @@ export interface EndpointFacts {
   doesSubordinate?: boolean;
   /** It answers with a picture ("Read VM RRD statistics (returns PNG)"), not data. */
   returnsImage?: boolean;
-  /** How many of the subsystems the query names by their word ("ceph", "sdn") it does not match. */
+  /** How many of the subsystems the query names by their word ("ceph", "sdn") its path lies outside of. */
   subsystemsMissed?: number;
 }
 
@@ -173,7 +173,7 @@ export const FACTOR = {
   deletesWhatStays: 0.5,
   /** A picture, when data is asked for: "usage history of storage local-zfs" is rrddata, not the rrd PNG. */
   imageUnasked: 0.9,
-  /** Per subsystem the query names and the endpoint does not match: "what's the health of my Ceph cluster" is not SMART. */
+  /** Per subsystem the query names and the endpoint lies outside of: "what's the health of my Ceph cluster" is not SMART. */
   otherSubsystem: 0.7,
 } as const;
 

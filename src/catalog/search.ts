@@ -10,7 +10,6 @@ import { FACTOR_CEILING, scoreFactor, type EndpointFacts } from "./search-score.
 import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";
 import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
-import { ASIDE_WEIGHT } from "./search-tokens.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
 export { compoundsWith, guestFacet, statedMethod, tokenize } from "./search-tokens.ts";
@@ -230,18 +229,14 @@ export function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof anal
 }
 
 /**
- * The concepts (among the first 32, whose matches are kept) that name a subsystem of the API
- * by its word ("ceph", "sdn"; subsystemWords): a word said outright, weighing more than an
- * aside's. Not a verb, nor a name's part ("the 'ops-gotify' target"), a quoted value ("--description
- * 'before apt upgrade'") or a frame's word.
+ * The concepts that name a subsystem of the API by its word ("ceph", "sdn"; subsystemWords),
+ * typed outright (QueryAnalysis.outright), not as a verb.
  */
-export function subsystemsNamed(index: SearchIndex, concepts: readonly Concept[]): number[] {
-  const named: number[] = [];
-  concepts.forEach((concept, c) => {
-    if (c >= 32 || concept.verb || concept.weight <= ASIDE_WEIGHT) return;
-    if ([...concept.primaries].some((p) => index.subsystems.has(p))) named.push(c);
-  });
-  return named;
+export function subsystemsNamed(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Concept[] {
+  const { outright } = analysis;
+  return analysis.concepts.filter(
+    (concept) => !concept.verb && [...concept.primaries].some((p) => index.subsystems.has(p) && !!outright?.has(p)),
+  );
 }
 
 export function runSearch(
@@ -356,7 +351,7 @@ export function runSearch(
   }
   for (const part of analysis.compoundParts) asked.add(part);
   const typedAsked = typedTerms(analysis.concepts, analysis.compoundParts);
-  const subsystems = subsystemsNamed(index, analysis.concepts);
+  const subsystems = subsystemsNamed(index, analysis);
   const pinned = hints.pinned ?? [];
   // A path typed need not be taken: "snapshot VM 100 before editing /etc/fstab", "convert VM 100
   // to a template, its disk is /var/lib/vz/images/100/base.qcow2".
@@ -426,7 +421,7 @@ export function runSearch(
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,
-      subsystemsMissed: subsystems.filter((c) => (conceptsMatched[id]! & (1 << c)) === 0).length,
+      subsystemsMissed: subsystems.filter((c) => !index.subsystemsOf[id]!.some((w) => c.primaries.has(w))).length,
       doesSubordinate:
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
       listsBetter: listsBetter(index.listedBy[id]!, id, matched, conceptsMatched),

@@ -33,6 +33,7 @@ import { respelled } from "../../src/catalog/search-terms.ts";
 import {
   analyzeQuery,
   asksPossibility,
+  outrightWords,
   introducesNewObject,
   wantedOf,
   pathValues,
@@ -67,7 +68,7 @@ import {
 import { stem } from "../../src/catalog/stem.ts";
 import { words } from "../../src/catalog/text.ts";
 import { kindEnumsOf, type Endpoint } from "../../src/catalog/model.ts";
-import { phraseBoundWords, subsystemWords } from "../../src/catalog/search-facts.ts";
+import { pathStems, phraseBoundWords, subsystemWords } from "../../src/catalog/search-facts.ts";
 import { joinsPhrase, presentsOnly } from "../../src/catalog/search-words.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -1720,6 +1721,22 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(withDocs!, query)[0]).toBe(expected);
   });
 
+  // Outside the subsystem, a parameter that mentions it (the backup job's notification-mode) does
+  // not keep an endpoint up: notifications about backups are the notification system's.
+  test
+    .skipIf(!present)
+    .each([
+      "backup failure notifications should go only to the ops webhook",
+      "failed backup notifications must reach the pager target and nothing else",
+    ])("%s: the first three are the notification system's", (query) => {
+    for (const hit of ranked(withDocs!, query).slice(0, 3)) expect(hit).toContain(" /cluster/notifications/");
+  });
+
+  // A storage named like a subsystem is the storage.
+  test.skipIf(!present)("delete storage ceph: the storage", () => {
+    expect(ranked(withDocs!, "delete storage ceph")[0]).toBe("DELETE /storage/{storage}");
+  });
+
   // Without the subsystem's word, the disk's own health is still the SMART read.
   test.skipIf(!present)("is the disk /dev/sdb on node pve2 healthy: SMART", () => {
     expect(ranked(withDocs!, "is the disk /dev/sdb on node pve2 healthy")[0]).toBe("GET /nodes/{node}/disks/smart");
@@ -1729,12 +1746,49 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
   test.skipIf(!present)("the words that name a subsystem", () => {
     for (const catalog of [plain!, withDocs!]) {
       const { subsystems } = searchIndexOf(catalog);
-      for (const word of ["ceph", "sdn", "firewal", "acm", "apt", "notif"]) expect(subsystems).toContain(word);
+      for (const word of ["ceph", "sdn", "firewal", "acm", "apt", "notif", "scan", "bulk", "agent", "metric"]) {
+        expect(subsystems).toContain(word);
+      }
       // A list of objects, a root, or a word most endpoints saying it use elsewhere.
-      for (const word of ["qemu", "lxc", "node", "cluster", "access", "storag", "disk", "vnet", "pool"]) {
+      for (const word of [
+        "qemu",
+        "lxc",
+        "node",
+        "cluster",
+        "access",
+        "storag",
+        "disk",
+        "vnet",
+        "pool",
+        "openid",
+        "ha",
+      ]) {
         expect(subsystems).not.toContain(word);
       }
     }
+  });
+
+  // A CLI-only command's description is what was asked in other words: its "firewall" names no
+  // subsystem, and the service's stop stays first.
+  test.skipIf(!present)("pve-firewall stop: the description's words name no subsystem", () => {
+    const index = searchIndexOf(withDocs!);
+    const described = "Stop firewall. This removes all Proxmox VE related iptable rules.";
+    expect(subsystemsNamed(index, analyzeQuery(index, "pve-firewall stop", described))).toEqual([]);
+    expect(ranked(withDocs!, "pve-firewall stop")[0]).toBe("POST /nodes/{node}/services/{service}/stop");
+  });
+
+  // Where each endpoint lies: a parameter that mentions notifications (the backup job's
+  // notification-mode) puts no endpoint in the notifications subsystem.
+  test.skipIf(!present).each([
+    ["GET", "/cluster/ceph/status", ["ceph"]],
+    ["POST", "/cluster/notifications/matchers", ["notif"]],
+    ["POST", "/cluster/backup", []],
+    ["GET", "/nodes/{node}/disks/smart", []],
+    ["PUT", "/cluster/sdn/vnets/{vnet}/firewall/options", ["sdn", "firewal"]],
+  ])("%s %s lies in %p", (method, path, expected) => {
+    const index = searchIndexOf(withDocs!);
+    const id = index.endpoints.findIndex((e) => e.method === method && e.path === path);
+    expect(index.subsystemsOf[id]).toEqual(expected as string[]);
   });
 
   // Which of the query's words name a subsystem: a word said outright, not a verb, a name's part or
@@ -1745,11 +1799,30 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
     ["make sure the 'ops-gotify' target delivers messages", []],
     ["snapshot VM 105 with the description 'before apt upgrade'", []],
     ["list the disks of node pve1", []],
+    // A verb, an aside, a synonym ("alert" is the notifications' word, not their name), a name.
+    ["scan the nfs server for exports", []],
+    ["restore the VM config, not the firewall", []],
+    ["alert the on-call team when ceph degrades", []],
+    ["delete storage ceph", []],
+    ["vzdump 100 --storage ceph", []],
+    // Two subsystems; a host's firewall.
+    ["show the sdn zones and the ceph pools", ["sdn", "ceph"]],
+    ["enable the node firewall", ["firewal"]],
   ])("%s: %p", (query, expected) => {
     const index = searchIndexOf(withDocs!);
-    const { concepts } = analyzeQuery(index, query as string);
-    const named = subsystemsNamed(index, concepts).flatMap((c) => [...concepts[c]!.primaries]);
+    const named = subsystemsNamed(index, analyzeQuery(index, query as string)).flatMap((c) => [...c.primaries]);
     expect(named).toEqual(expected as string[]);
+  });
+});
+
+describe("pathStems: the words of a path", () => {
+  test.each([
+    ["/nodes/{node}/qemu/{vmid}/move_disk", ["nodes", "qemu", "move", "disk"]],
+    ["/cluster/backup-info/not-backed-up", ["cluster", "backup", "info", "not", "backed", "up"]],
+    ["/version", ["version"]],
+    ["/", []],
+  ])("%s: %p", (path, expected) => {
+    expect(pathStems(path, (w) => w)).toEqual(expected);
   });
 });
 
@@ -1765,6 +1838,10 @@ describe("subsystemWords: the words that name a part of the API", () => {
     "/nodes/{node}/qemu/{vmid}/move_disk",
     "/cluster/backup-info/not-backed-up",
     "/nodes/{node}/status",
+    "/version",
+    "/nodes/{node}/version/detail",
+    "/cluster/ha/groups",
+    "/cluster/ha/status/current",
   ];
   // Which endpoints (by index) say each word.
   const users: Record<string, number[]> = {
@@ -1775,6 +1852,11 @@ describe("subsystemWords: the words that name a part of the API", () => {
     backup: [8],
     info: [8],
     node: [0, 1, 2, 3, 4, 5, 7, 9],
+    cluster: [0, 8, 12, 13],
+    status: [0, 3, 4, 9, 13],
+    ha: [3, 12, 13],
+    smart: [5],
+    version: [10, 11],
   };
   const found = subsystemWords(
     paths,
@@ -1784,21 +1866,48 @@ describe("subsystemWords: the words that name a part of the API", () => {
   test.each([
     // Below the root, groups endpoints, three of the four saying it are inside.
     ["ceph", true],
+    // Two of three.
+    ["ha", true],
     // A split segment's parts, the one user inside.
     ["backup", true],
     ["info", true],
+    // Three of five saying it are inside: too few (status groups /cluster/ha/status/current).
+    ["status", false],
     // Followed by an object's placeholder: a list of objects.
     ["qemu", false],
     ["pool", false],
     // Three of six saying it are inside (move_disk among them).
     ["disk", false],
-    // A root, and the last segments.
+    // Roots, though all who say them are inside; /version is one too, whatever lies below another path.
     ["node", false],
     ["cluster", false],
-    ["status", false],
+    ["version", false],
+    // Only ever a last segment.
     ["smart", false],
   ])("%s: %p", (word, named) => {
     expect(found.has(word as string)).toBe(named as boolean);
+  });
+});
+
+describe("outrightWords: the words a query says outright", () => {
+  const index = { collectionStems: new Set(["storag", "node", "pool"]), stems: new Map<string, string>() };
+  const tokens = (text: string, weights: Record<string, number> = {}) =>
+    text.split(" ").map((word) => ({ word, weight: weights[word] ?? 1 }));
+  test.each<[string, Record<string, number>, string[]]>([
+    ["delete storage ceph", {}, ["delet", "storag"]],
+    // Not where it ends the phrase: a word after the list's noun that qualifies another.
+    ["storage ceph pools", {}, ["storag", "ceph", "pool"]],
+    ["storage ceph is full", {}, ["storag", "is", "full"]],
+    // A plural is the phrase's head.
+    ["failed backup notifications must arrive", {}, ["fail", "backup", "notif", "must", "arriv"]],
+    // The agent of a participle qualifies a noun.
+    ["the proxy used by apt", {}, ["the", "proxi", "us", "by"]],
+    // After a host's noun a word is no name.
+    ["enable the node firewall", {}, ["enabl", "the", "node", "firewal"]],
+    // An aside's weight or less.
+    ["restore the config not the firewall", { firewall: 0.5, not: 0.5, the: 1 }, ["restor", "the", "config"]],
+  ])("%s", (text, weights, expected) => {
+    expect([...outrightWords(tokens(text, weights), index)]).toEqual(expected);
   });
 });
 
@@ -2992,14 +3101,14 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 88.8, 97.2],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 86.7, 96.7],
+  ["search-fresh5-sealed", true, 87.5, 96.7],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 86.7, 95],
+  ["search-fresh6-sealed", true, 87.5, 95],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 88.3, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 78.3, 94.2],
+  ["search-fresh8-sealed", true, 79.2, 94.2],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 90, 98.3],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
@@ -3031,7 +3140,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
   ["search-fresh21-sealed", true, 77.3, 88.2],
   // Written after the round's changes to phrasing, before its last change; opened after it.
-  ["search-fresh22-sealed", true, 92.7, 98.2],
+  ["search-fresh22-sealed", true, 93.6, 98.2],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
@@ -3052,7 +3161,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh32-sealed", true, 74.5, 89.1],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
-  ["search-fresh38-sealed", true, 70.9, 83.6],
+  ["search-fresh38-sealed", true, 71.8, 83.6],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
   ["search-fresh39-sealed", true, 81.8, 85.5],
