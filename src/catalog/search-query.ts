@@ -138,6 +138,9 @@ export interface QueryAnalysis extends QueryFacts {
   outright?: ReadonlySet<string>;
 }
 
+/** Nouns of what is named by a number or a host name, not by a word after them. */
+const UNNAMED_BY_WORDS: ReadonlySet<string> = new Set([...NODE_WORDS, ...QEMU_WORDS, ...LXC_WORDS, ...GUEST_WORDS]);
+
 /**
  * The stems of the words typed outright (QueryAnalysis.outright): weighing more than an aside's,
  * and no name after the noun of a list it ends the phrase of ("delete storage ceph", "--storage
@@ -149,7 +152,6 @@ export function outrightWords(
   tokens: readonly { word: string; weight: number; clauseStart?: boolean }[],
   index: Pick<SearchIndex, "collectionStems" | "stems">,
 ): Set<string> {
-  const unnamed = new Set([...NODE_WORDS, ...QEMU_WORDS, ...LXC_WORDS, ...GUEST_WORDS]);
   const outright = new Set<string>();
   tokens.forEach((t, i) => {
     if (t.weight <= ASIDE_WEIGHT) return;
@@ -157,7 +159,7 @@ export function outrightWords(
     const after = tokens[i + 1];
     const endsPhrase = !after || !!after.clauseStart || STOPWORDS.has(after.word);
     const plural = t.word.endsWith("s") && stem(t.word, index.stems) !== t.word;
-    const afterList = !unnamed.has(before) && index.collectionStems.has(stem(before, index.stems));
+    const afterList = !UNNAMED_BY_WORDS.has(before) && index.collectionStems.has(stem(before, index.stems));
     if (endsPhrase && afterList && !plural) return;
     // "the http proxy used by apt", "disks managed by ceph": the agent of a participle qualifies a noun.
     if (before === "by" && isParticiple(tokens[i - 2]?.word ?? "")) return;
