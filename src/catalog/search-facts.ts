@@ -338,24 +338,65 @@ export function subsystemWords(
 ): Set<string> {
   const inPath = paths.map((path) => new Set(pathStems(path, stemOf)));
   const grouping = new Set<string>();
-  const lists = new Set<string>();
+  // Roots and lists of objects: no subsystem, wherever else they group endpoints.
+  const excluded = new Set<string>();
   for (const path of paths) {
     const segments = path.split("/").filter((segment) => segment !== "");
     segments.forEach((segment, k) => {
       if (segment.startsWith("{")) return;
       const next = segments[k + 1];
       const parts = pathStems(segment, stemOf);
-      if (k === 0 || next?.startsWith("{")) for (const part of parts) lists.add(part);
+      if (k === 0 || next?.startsWith("{")) for (const part of parts) excluded.add(part);
       else if (next !== undefined) for (const part of parts) grouping.add(part);
     });
   }
   const words = new Set<string>();
   for (const word of grouping) {
-    if (lists.has(word)) continue;
+    if (excluded.has(word)) continue;
     const users = usersOf(word);
     if (users.length === 0) continue;
     const inside = users.filter((id) => inPath[id]!.has(word)).length;
     if (inside / users.length >= SUBSYSTEM_SHARE) words.add(word);
   }
   return words;
+}
+
+/**
+ * Per subsystem word, the stems of the lists of objects below it: "pool", "osd", "flag" for
+ * "ceph"; "zone", "vnet" for "sdn". "the ceph pool" is the subsystem's own; "the ceph storage"
+ * is a storage, a top-level list (rootLists) the subsystem does not hold.
+ */
+export function subsystemLists(
+  paths: readonly string[],
+  subsystems: ReadonlySet<string>,
+  stemOf: (word: string) => string,
+): Map<string, Set<string>> {
+  const lists = new Map<string, Set<string>>();
+  for (const path of paths) {
+    const segments = path.split("/").filter((segment) => segment !== "");
+    const above: string[] = [];
+    segments.forEach((segment, k) => {
+      if (segment.startsWith("{")) return;
+      const parts = pathStems(segment, stemOf);
+      if (segments[k + 1]?.startsWith("{")) {
+        for (const word of above) {
+          const held = lists.get(word) ?? new Set<string>();
+          for (const part of parts) held.add(part);
+          lists.set(word, held);
+        }
+      }
+      above.push(...parts.filter((part) => subsystems.has(part)));
+    });
+  }
+  return lists;
+}
+
+/** The stems of the lists of the API's top level: "storag" of /storage/{storage}, "pool" of /pools/{poolid}, "node". */
+export function rootLists(paths: readonly string[], stemOf: (word: string) => string): Set<string> {
+  const lists = new Set<string>();
+  for (const path of paths) {
+    const [root, next] = path.split("/").filter((segment) => segment !== "");
+    if (root !== undefined && next?.startsWith("{")) for (const part of pathStems(root, stemOf)) lists.add(part);
+  }
+  return lists;
 }

@@ -31,6 +31,8 @@ import {
   mappingUses,
   pathStems,
   phraseBoundWords,
+  rootLists,
+  subsystemLists,
   subsystemWords,
   type PhraseBound,
 } from "./search-facts.ts";
@@ -204,6 +206,10 @@ export interface SearchIndex {
   subsystems: Set<string>;
   /** Per endpoint, the subsystems its path lies in. */
   subsystemsOf: string[][];
+  /** Per subsystem, the stems of the lists of objects below it (subsystemLists). */
+  subsystemLists: Map<string, Set<string>>;
+  /** The stems of the lists of the API's top level ("storag", "pool", "node"; rootLists). */
+  rootLists: Set<string>;
 }
 
 /** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
@@ -571,6 +577,15 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     ),
     subsystems,
     subsystemsOf: endpoints.map((e) => pathStems(e.path, stemOf).filter((w) => subsystems.has(w))),
+    subsystemLists: subsystemLists(
+      endpoints.map((e) => e.path),
+      subsystems,
+      stemOf,
+    ),
+    rootLists: rootLists(
+      endpoints.map((e) => e.path),
+      stemOf,
+    ),
   };
 }
 

@@ -135,7 +135,9 @@ export interface QueryAnalysis extends QueryFacts {
    * Stems of the words typed outright: weighing more than an aside's, so not a name's part ("the
    * 'ops-gotify' target"), a quoted value or a frame's word, nor a word of a command's description.
    */
-  outright?: ReadonlySet<string>;
+  outright: ReadonlySet<string>;
+  /** By the stem of a word right before a top-level list's noun, that noun's stem ("the ceph storage": ceph -> storag). */
+  listModifiers: ReadonlyMap<string, string>;
 }
 
 /** Nouns of what is named by a number or a host name, not by a word after them. */
@@ -143,10 +145,11 @@ const UNNAMED_BY_WORDS: ReadonlySet<string> = new Set([...NODE_WORDS, ...QEMU_WO
 
 /**
  * The stems of the words typed outright (QueryAnalysis.outright): weighing more than an aside's,
- * and no name after the noun of a list it ends the phrase of ("delete storage ceph", "--storage
- * ceph"), nor the agent of a participle ("used by apt"), whatever the word says elsewhere. A plural there is the phrase's head ("failed backup
- * notifications"), and after a host's or a guest's noun a word is no name ("the node
- * firewall"): those are named by their numbers and host names.
+ * no name after the noun of a list it ends the phrase of ("delete storage ceph", "--storage
+ * ceph"; nameAfterCollection in search-tokens.ts lowers only the words the API does not know),
+ * and no agent of a participle ("used by apt"), whatever the word says elsewhere. A plural there
+ * is the phrase's head ("failed backup notifications"), and after a host's or a guest's noun a
+ * word is no name ("the node firewall"): those are named by their numbers and host names.
  */
 export function outrightWords(
   tokens: readonly { word: string; weight: number; clauseStart?: boolean }[],
@@ -166,6 +169,25 @@ export function outrightWords(
     outright.add(stem(t.word, index.stems));
   });
   return outright;
+}
+
+/**
+ * The words typed right before the noun of a list of the API's top level, by stem, with that
+ * noun's stem (QueryAnalysis.listModifiers): "ceph" -> "storag" of "the ceph storage". Not a
+ * host's or a guest's noun: "a ceph node" is a node of the Ceph cluster.
+ */
+export function listModifiers(
+  tokens: readonly { word: string; clauseStart?: boolean }[],
+  index: Pick<SearchIndex, "rootLists" | "stems">,
+): Map<string, string> {
+  const modifiers = new Map<string, string>();
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1];
+    if (!next || next.clauseStart || UNNAMED_BY_WORDS.has(next.word)) return;
+    const noun = stem(next.word, index.stems);
+    if (index.rootLists.has(noun)) modifiers.set(stem(t.word, index.stems), noun);
+  });
+  return modifiers;
 }
 
 /** Modal verbs that open a question of whether something is possible. */
@@ -557,6 +579,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     setting,
     staying: staying(raw, (i) => tokens[i]?.literal === true, index),
     outright: outrightWords(typed.tokens, index),
+    listModifiers: listModifiers(typed.tokens, index),
   };
 }
 

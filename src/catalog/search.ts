@@ -230,13 +230,18 @@ export function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof anal
 
 /**
  * The concepts that name a subsystem of the API by its word ("ceph", "sdn"; subsystemWords),
- * typed outright (QueryAnalysis.outright), not as a verb.
+ * typed outright (QueryAnalysis.outright), not as a verb, nor right before the noun of a
+ * top-level list the subsystem does not hold ("the ceph storage" is a storage; "the ceph pool"
+ * is Ceph's).
  */
 export function subsystemsNamed(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Concept[] {
-  const { outright } = analysis;
-  return analysis.concepts.filter(
-    (concept) => !concept.verb && [...concept.primaries].some((p) => index.subsystems.has(p) && !!outright?.has(p)),
-  );
+  const { outright, listModifiers } = analysis;
+  const names = (p: string) => {
+    if (!index.subsystems.has(p) || !outright.has(p)) return false;
+    const noun = listModifiers.get(p);
+    return noun === undefined || !!index.subsystemLists.get(p)?.has(noun);
+  };
+  return analysis.concepts.filter((concept) => !concept.verb && [...concept.primaries].some(names));
 }
 
 export function runSearch(

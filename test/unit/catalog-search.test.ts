@@ -33,6 +33,7 @@ import { respelled } from "../../src/catalog/search-terms.ts";
 import {
   analyzeQuery,
   asksPossibility,
+  listModifiers,
   outrightWords,
   introducesNewObject,
   wantedOf,
@@ -68,7 +69,13 @@ import {
 import { stem } from "../../src/catalog/stem.ts";
 import { words } from "../../src/catalog/text.ts";
 import { kindEnumsOf, type Endpoint } from "../../src/catalog/model.ts";
-import { pathStems, phraseBoundWords, subsystemWords } from "../../src/catalog/search-facts.ts";
+import {
+  pathStems,
+  phraseBoundWords,
+  rootLists,
+  subsystemLists,
+  subsystemWords,
+} from "../../src/catalog/search-facts.ts";
 import { joinsPhrase, presentsOnly } from "../../src/catalog/search-words.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
@@ -1742,7 +1749,8 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(withDocs!, "is the disk /dev/sdb on node pve2 healthy")[0]).toBe("GET /nodes/{node}/disks/smart");
   });
 
-  // The subsystems of 9.1, read from its paths and words alone (docs or not).
+  // The subsystems of 9.1, read from its paths and words alone (docs or not). Words are stems here
+  // (stem.ts): "firewal", "acm", "notif".
   test.skipIf(!present)("the words that name a subsystem", () => {
     for (const catalog of [plain!, withDocs!]) {
       const { subsystems } = searchIndexOf(catalog);
@@ -1805,6 +1813,10 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
     ["alert the on-call team when ceph degrades", []],
     ["delete storage ceph", []],
     ["vzdump 100 --storage ceph", []],
+    // A top-level list's kind: a storage, not Ceph; but Ceph's own list, and a node of Ceph.
+    ["how full is the ceph storage", []],
+    ["list the ceph pools", ["ceph"]],
+    ["reboot a ceph node for a kernel update", ["ceph"]],
     // Two subsystems; a host's firewall.
     ["show the sdn zones and the ceph pools", ["sdn", "ceph"]],
     ["enable the node firewall", ["firewal"]],
@@ -1886,6 +1898,45 @@ describe("subsystemWords: the words that name a part of the API", () => {
     ["smart", false],
   ])("%s: %p", (word, named) => {
     expect(found.has(word as string)).toBe(named as boolean);
+  });
+});
+
+describe("subsystemLists and rootLists: the lists below a subsystem, and at the top", () => {
+  const paths = [
+    "/cluster/ceph/flags/{flag}",
+    "/nodes/{node}/ceph/pool/{name}",
+    "/nodes/{node}/ceph/osd/{osdid}/in",
+    "/cluster/sdn/vnets/{vnet}/subnets/{subnet}",
+    "/storage/{storage}",
+    "/pools/{poolid}",
+    "/version",
+    "/cluster/ha/resources/{sid}",
+  ];
+  const stemOf = (w: string) => w.replace(/s$/, "");
+  test("the lists below each subsystem, the nearest and the deeper ones", () => {
+    const lists = subsystemLists(paths, new Set(["ceph", "sdn"]), stemOf);
+    expect([...lists].map(([word, held]) => [word, [...held]])).toEqual([
+      ["ceph", ["flag", "pool", "osd"]],
+      ["sdn", ["vnet", "subnet"]],
+    ]);
+  });
+  test("the lists of the top level: a root followed by a placeholder", () => {
+    expect([...rootLists(paths, stemOf)]).toEqual(["node", "storage", "pool"]);
+  });
+});
+
+describe("listModifiers: a word right before a top-level list's noun", () => {
+  const index = { rootLists: new Set(["storag", "pool", "node"]), stems: new Map<string, string>() };
+  const tokens = (text: string) => text.split(" ").map((word) => ({ word }));
+  test.each<[string, [string, string][]]>([
+    ["how full is the ceph storage", [["ceph", "storag"]]],
+    ["add the ceph pool", [["ceph", "pool"]]],
+    // A host's noun: a node of the Ceph cluster, no kind of node.
+    ["reboot a ceph node", []],
+    // Any word before the noun; only a subsystem's word is read from it.
+    ["the storage ceph", [["the", "storag"]]],
+  ])("%s", (text, expected) => {
+    expect([...listModifiers(tokens(text), index)]).toEqual(expected);
   });
 });
 
