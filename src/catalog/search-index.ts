@@ -472,11 +472,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const namingKinds = kinds.item.map((item, id) => (item.length ? item : kinds.list[id]!));
   const closedStems = new Set([...PARTICLES, ...NEGATIONS].map((w) => stem(w, stems)));
   const stemOf = (w: string) => stem(w, stems);
-  const subsystems = subsystemWords(
-    endpoints.map((e) => e.path),
-    (s) => postings.get(s)?.ids ?? [],
-    stemOf,
-  );
+  const paths = endpoints.map((e) => e.path);
+  const subsystems = subsystemWords(paths, (s) => postings.get(s)?.ids ?? [], stemOf);
   const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems, namingKinds);
   // "route backup failures to the ops target": the docs define notification matchers as what
   // routes notifications, so "route" names them. Only a rare word of a definition does.
@@ -576,16 +573,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       stemOf,
     ),
     subsystems,
-    subsystemsOf: endpoints.map((e) => pathStems(e.path, stemOf).filter((w) => subsystems.has(w))),
-    subsystemLists: subsystemLists(
-      endpoints.map((e) => e.path),
-      subsystems,
-      stemOf,
-    ),
-    rootLists: rootLists(
-      endpoints.map((e) => e.path),
-      stemOf,
-    ),
+    subsystemsOf: paths.map((path) => pathStems(path, stemOf).filter((w) => subsystems.has(w))),
+    subsystemLists: subsystemLists(paths, subsystems, stemOf),
+    rootLists: rootLists(paths, stemOf),
   };
 }
 
