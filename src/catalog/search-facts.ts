@@ -314,11 +314,13 @@ export function phraseBoundWords(
  */
 export const SUBSYSTEM_SHARE = 0.65;
 
+/** A path's segments, placeholders included ("/nodes/{node}/ceph": nodes, {node}, ceph). */
+const segmentsOf = (path: string) => path.split("/").filter((segment) => segment !== "");
+
 /** The stems of a path's literal segments and of their parts, split at "-" and "_". */
 export function pathStems(path: string, stemOf: (word: string) => string): string[] {
-  return path
-    .split("/")
-    .filter((segment) => segment !== "" && !segment.startsWith("{"))
+  return segmentsOf(path)
+    .filter((segment) => !segment.startsWith("{"))
     .flatMap((segment) => segment.toLowerCase().split(/[-_]/).filter(Boolean).map(stemOf));
 }
 
@@ -341,7 +343,7 @@ export function subsystemWords(
   // Roots and lists of objects: no subsystem, wherever else they group endpoints.
   const excluded = new Set<string>();
   for (const path of paths) {
-    const segments = path.split("/").filter((segment) => segment !== "");
+    const segments = segmentsOf(path);
     segments.forEach((segment, k) => {
       if (segment.startsWith("{")) return;
       const next = segments[k + 1];
@@ -373,7 +375,7 @@ export function subsystemLists(
 ): Map<string, Set<string>> {
   const lists = new Map<string, Set<string>>();
   for (const path of paths) {
-    const segments = path.split("/").filter((segment) => segment !== "");
+    const segments = segmentsOf(path);
     const above: string[] = [];
     segments.forEach((segment, k) => {
       if (segment.startsWith("{")) return;
@@ -395,7 +397,7 @@ export function subsystemLists(
 export function rootLists(paths: readonly string[], stemOf: (word: string) => string): Set<string> {
   const lists = new Set<string>();
   for (const path of paths) {
-    const [root, next] = path.split("/").filter((segment) => segment !== "");
+    const [root, next] = segmentsOf(path);
     if (root !== undefined && next?.startsWith("{")) for (const part of pathStems(root, stemOf)) lists.add(part);
   }
   return lists;

@@ -426,7 +426,9 @@ export function runSearch(
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,
-      subsystemsMissed: subsystems.filter((c) => !index.subsystemsOf[id]!.some((w) => c.primaries.has(w))).length,
+      subsystemsMissed: subsystems.length
+        ? subsystems.filter((c) => !index.subsystemsOf[id]!.some((w) => c.primaries.has(w))).length
+        : 0,
       doesSubordinate:
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
       listsBetter: listsBetter(index.listedBy[id]!, id, matched, conceptsMatched),
