@@ -10,6 +10,7 @@ import { FACTOR_CEILING, scoreFactor, type EndpointFacts } from "./search-score.
 import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";
 import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
+import { ASIDE_WEIGHT } from "./search-tokens.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
 export { compoundsWith, guestFacet, statedMethod, tokenize } from "./search-tokens.ts";
@@ -229,19 +230,30 @@ export function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof anal
 }
 
 /**
- * The concepts that name a subsystem of the API by its word ("ceph", "sdn"; subsystemWords),
- * typed outright (QueryAnalysis.outright), not as a verb, nor right before the noun of a
- * top-level list the subsystem does not hold ("the ceph storage" is a storage; "the ceph pool"
- * is Ceph's).
+ * The subsystem words each concept names ("ceph", "sdn"; subsystemWords): a word typed outright
+ * (QueryAnalysis.outright), not as a verb, nor right before the noun of a top-level list the
+ * subsystem does not hold ("the ceph storage" is a storage; "the ceph pool" is Ceph's); or a
+ * phrase the synonym groups equate with the subsystem's word ("high availability": ha, "guest
+ * agent": agent), said outside an aside. A phrase's concept keeps no typed word of its own, so
+ * without its group's word the subsystem it spells out went unnamed.
  */
-export function subsystemsNamed(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Concept[] {
+export function subsystemsNamed(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Set<string>[] {
   const { outright, listModifiers } = analysis;
   const names = (p: string) => {
-    if (!index.subsystems.has(p) || !outright.has(p)) return false;
+    if (!index.subsystems.has(p)) return false;
     const noun = listModifiers.get(p);
     return noun === undefined || !!index.subsystemLists.get(p)?.has(noun);
   };
-  return analysis.concepts.filter((concept) => !concept.verb && [...concept.primaries].some(names));
+  const named: Set<string>[] = [];
+  for (const concept of analysis.concepts) {
+    if (concept.verb) continue;
+    const words = new Set([...concept.primaries].filter((p) => outright.has(p) && names(p)));
+    if (concept.leadStems && concept.weight > ASIDE_WEIGHT) {
+      for (const lead of concept.leadStems) if (names(lead)) words.add(lead);
+    }
+    if (words.size > 0) named.push(words);
+  }
+  return named;
 }
 
 export function runSearch(
@@ -427,7 +439,7 @@ export function runSearch(
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,
       subsystemsMissed: subsystems.length
-        ? subsystems.filter((c) => !index.subsystemsOf[id]!.some((w) => c.primaries.has(w))).length
+        ? subsystems.filter((named) => !index.subsystemsOf[id]!.some((w) => named.has(w))).length
         : 0,
       doesSubordinate:
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),

@@ -1754,7 +1754,7 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
   test.skipIf(!present)("the words that name a subsystem", () => {
     for (const catalog of [plain!, withDocs!]) {
       const { subsystems } = searchIndexOf(catalog);
-      for (const word of ["ceph", "sdn", "firewal", "acm", "apt", "notif", "scan", "bulk", "agent", "metric"]) {
+      for (const word of ["ceph", "sdn", "firewal", "acm", "apt", "notif", "scan", "bulk", "agent", "metric", "ha"]) {
         expect(subsystems).toContain(word);
       }
       // A list of objects, a root, or a word most endpoints saying it use elsewhere.
@@ -1769,7 +1769,7 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
         "vnet",
         "pool",
         "openid",
-        "ha",
+        "statu",
       ]) {
         expect(subsystems).not.toContain(word);
       }
@@ -1822,7 +1822,50 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
     ["enable the node firewall", ["firewal"]],
   ])("%s: %p", (query, expected) => {
     const index = searchIndexOf(withDocs!);
-    const named = subsystemsNamed(index, analyzeQuery(index, query as string)).flatMap((c) => [...c.primaries]);
+    const named = subsystemsNamed(index, analyzeQuery(index, query as string)).flatMap((named) => [...named]);
+    expect(named).toEqual(expected as string[]);
+  });
+});
+
+describe("the twentieth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twentieth round", SCHEMA_DIR);
+  const { withDocs } = present ? await realCatalogs(true) : {};
+
+  // HA is a subsystem now that the share is back to more than half: a request that names it
+  // asks within /cluster/ha, not for the datacenter's options or a backup.
+  test
+    .skipIf(!present)
+    .each([
+      "keep HA from fencing any node during the switch upgrade",
+      "make HA stop fencing nodes while we rewire the network",
+    ])("%s: the first is HA's own", (query) => {
+    expect(ranked(withDocs!, query)[0]).toStartWith("POST /cluster/ha/");
+  });
+
+  // Two paths below /access/openid are a pair of actions, no subsystem: an OpenID realm is a realm.
+  test.skipIf(!present)("list the openid realms: the realms", () => {
+    expect(ranked(withDocs!, "list the openid realms")[0]).toBe("GET /access/domains");
+  });
+
+  // A phrase the synonym groups equate with a subsystem's word names the subsystem too: its
+  // concept keeps no typed word of its own, so "the guest agent" named no subsystem before.
+  test.skipIf(!present)("let the guest agent power VM 330 off: the agent's shutdown", () => {
+    expect(ranked(withDocs!, "let the guest agent in VM 330 power the OS off instead of an ACPI request")[0]).toBe(
+      "POST /nodes/{node}/qemu/{vmid}/agent/shutdown",
+    );
+  });
+
+  test.skipIf(!present).each([
+    ["keep HA from fencing any node during the switch upgrade", ["ha"]],
+    ["add an openid realm for keycloak", []],
+    ["keep VM 100 highly available", ["ha"]],
+    ["reset the root password of VM 120 through the guest agent", ["agent"]],
+    ["set up software defined networking for the lab", ["sdn"]],
+    // Said aside, the phrase names nothing.
+    ["shut VM 120 down cleanly, not through the guest agent", []],
+  ])("%s: %p", (query, expected) => {
+    const index = searchIndexOf(withDocs!);
+    const named = subsystemsNamed(index, analyzeQuery(index, query as string)).flatMap((named) => [...named]);
     expect(named).toEqual(expected as string[]);
   });
 });
@@ -1854,21 +1897,27 @@ describe("subsystemWords: the words that name a part of the API", () => {
     "/nodes/{node}/version/detail",
     "/cluster/ha/groups",
     "/cluster/ha/status/current",
+    "/cluster/ha/resources",
+    "/nodes/{node}/disks/zfs",
+    "/access/openid/login",
+    "/access/openid/auth-url",
+    "/nodes/{node}/ceph/mon",
   ];
   // Which endpoints (by index) say each word.
   const users: Record<string, number[]> = {
-    ceph: [0, 1, 2, 6],
+    ceph: [0, 1, 2, 18, 3, 6, 7],
     qemu: [3, 7],
-    disk: [0, 3, 4, 5, 7, 8],
+    disk: [0, 1, 3, 4, 5, 7, 9, 15],
     pool: [2],
     backup: [8],
     info: [8],
     node: [0, 1, 2, 3, 4, 5, 7, 9],
     cluster: [0, 8, 12, 13],
     status: [0, 3, 4, 9, 13],
-    ha: [3, 12, 13],
+    ha: [3, 6, 12, 13, 14],
     smart: [5],
     version: [10, 11],
+    openid: [16, 17],
   };
   const found = subsystemWords(
     paths,
@@ -1876,20 +1925,22 @@ describe("subsystemWords: the words that name a part of the API", () => {
     (w) => w.replace(/s$/, ""),
   );
   test.each([
-    // Below the root, groups endpoints, three of the four saying it are inside.
+    // Below the root, three paths below it, four of the seven saying it inside (0.57).
     ["ceph", true],
-    // Two of three.
+    // Three paths below, three of five inside (0.6).
     ["ha", true],
-    // A split segment's parts, the one user inside.
-    ["backup", true],
-    ["info", true],
-    // Three of five saying it are inside: too few (status groups /cluster/ha/status/current).
+    // Three paths below, but four of eight saying it inside (0.5, move_disk among them).
+    ["disk", false],
+    // All who say it are inside, but two paths are a pair of actions, not a part of the API.
+    ["openid", false],
+    // A split segment's parts: one path below.
+    ["backup", false],
+    ["info", false],
+    // One path below (/cluster/ha/status/current), and three of five saying it inside.
     ["status", false],
     // Followed by an object's placeholder: a list of objects.
     ["qemu", false],
     ["pool", false],
-    // Three of six saying it are inside (move_disk among them).
-    ["disk", false],
     // Roots, though all who say them are inside; /version is one too, whatever lies below another path.
     ["node", false],
     ["cluster", false],
@@ -3138,7 +3189,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", true, 98.3, 100],
   ["dev-queries-2", true, 84, 95],
   ["search-heldout", true, 93.6, 100],
-  ["search-fresh-tune", true, 86.1, 95.8],
+  ["search-fresh-tune", true, 87.5, 97.2],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 85.3, 100],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
@@ -3168,7 +3219,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh11-sealed", true, 86.7, 95],
   ["search-fresh12-sealed", true, 80, 95.8],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 80.8, 95.8],
+  ["search-fresh13-sealed", true, 81.7, 95.8],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
@@ -3187,7 +3238,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // names a content volume: two first places).
   ["search-fresh19-sealed", true, 76.4, 88.2],
   // Written after the round's changes to the schema's marks; opened after them.
-  ["search-fresh20-sealed", true, 86.4, 95.5],
+  ["search-fresh20-sealed", true, 87.3, 95.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
   ["search-fresh21-sealed", true, 77.3, 88.2],
   // Written after the round's changes to phrasing, before its last change; opened after it.
