@@ -41,6 +41,8 @@ export interface Concept {
   names?: string;
   /** For a phrase: the stems of its groups' API words, which name what the phrase names ("mount point": mp). */
   leadStems?: Set<string>;
+  /** For a phrase of the synonym table: how many of the query's words it takes, from `at`. */
+  span?: number;
   /** Endpoints named by this word only inside a phrase the query does not make ("not" of "not the whole VM"): it does not reach them. */
   outside?: ReadonlySet<number>;
 }

@@ -101,6 +101,7 @@ export function phraseConcepts(
     phraseConcept.at = i;
     phraseConcept.leads = ids.map((id) => index.leads[id]!);
     phraseConcept.leadStems = new Set(ids.map((id) => index.groups[id]![0]!));
+    phraseConcept.span = len;
     // "turn on", "get rid of": a phrase of a verb's group is a verb.
     if (ids.some((id) => METHOD_HINTS[index.leads[id]!])) phraseConcept.verb = true;
     if (ids.some((id) => SETTING_LEADS.has(index.leads[id]!))) phraseConcept.sets = true;

@@ -578,9 +578,41 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
         (firstAsked > 0 && asksWhatIs(firstAsked))),
     setting,
     staying: staying(raw, (i) => tokens[i]?.literal === true, index),
-    outright: outrightWords(typed.tokens, index),
-    listModifiers: listModifiers(typed.tokens, index),
+    ...phraseLeads(
+      concepts,
+      rawStems.slice(0, typed.tokens.length),
+      outrightWords(typed.tokens, index),
+      listModifiers(typed.tokens, index),
+    ),
   };
+}
+
+/**
+ * The words typed outright and the list modifiers, with what a phrase of the synonym table stands
+ * for: when each of its words is typed outright, its groups' words ("high availability": ha; "the
+ * guest agent": agent) as if typed, before its last word's list noun too ("a high availability
+ * storage" is a storage). A phrase's concept keeps no typed word of its own. `stems` are the
+ * stems of the words typed, by position.
+ */
+export function phraseLeads(
+  concepts: readonly Pick<Concept, "at" | "span" | "leadStems">[],
+  stems: readonly string[],
+  typedOutright: ReadonlySet<string>,
+  typedModifiers: ReadonlyMap<string, string>,
+): { outright: Set<string>; listModifiers: Map<string, string> } {
+  const outright = new Set(typedOutright);
+  const modifiers = new Map(typedModifiers);
+  for (const { at, span, leadStems } of concepts) {
+    if (at === undefined || span === undefined || leadStems === undefined || at + span > stems.length) continue;
+    const said = stems.slice(at, at + span).filter((s) => !STOPWORDS.has(s));
+    if (said.length === 0 || !said.every((s) => typedOutright.has(s))) continue;
+    const noun = typedModifiers.get(said[said.length - 1]!);
+    for (const lead of leadStems) {
+      outright.add(lead);
+      if (noun !== undefined) modifiers.set(lead, noun);
+    }
+  }
+  return { outright, listModifiers: modifiers };
 }
 
 /** Modal verbs of what should be ("should", "must", "has to", "needs to"), and who says them of themselves. */

@@ -10,7 +10,6 @@ import { FACTOR_CEILING, scoreFactor, type EndpointFacts } from "./search-score.
 import { PARAM_NAMED } from "./search-params.ts";
 import { homeOf } from "./cli-map.ts";
 import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
-import { ASIDE_WEIGHT } from "./search-tokens.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
 export { compoundsWith, guestFacet, statedMethod, tokenize } from "./search-tokens.ts";
@@ -232,10 +231,9 @@ export function enumSpanned(index: SearchIndex, analysis: ReturnType<typeof anal
 /**
  * The subsystem words each concept names ("ceph", "sdn"; subsystemWords): a word typed outright
  * (QueryAnalysis.outright), not as a verb, nor right before the noun of a top-level list the
- * subsystem does not hold ("the ceph storage" is a storage; "the ceph pool" is Ceph's); or a
- * phrase the synonym groups equate with the subsystem's word ("high availability": ha, "guest
- * agent": agent), said outside an aside. A phrase's concept keeps no typed word of its own, so
- * without its group's word the subsystem it spells out went unnamed.
+ * subsystem does not hold ("the ceph storage" is a storage; "the ceph pool" is Ceph's). A phrase
+ * the synonym groups equate with the subsystem's word ("high availability": ha, "guest agent":
+ * agent) counts as that word typed, under the same rules (phraseLeads in search-query.ts).
  */
 export function subsystemsNamed(index: SearchIndex, analysis: ReturnType<typeof analyzeQuery>): Set<string>[] {
   const { outright, listModifiers } = analysis;
@@ -247,11 +245,8 @@ export function subsystemsNamed(index: SearchIndex, analysis: ReturnType<typeof 
   const named: Set<string>[] = [];
   for (const concept of analysis.concepts) {
     if (concept.verb) continue;
-    const words = new Set([...concept.primaries].filter((p) => outright.has(p) && names(p)));
-    if (concept.leadStems && concept.weight > ASIDE_WEIGHT) {
-      for (const lead of concept.leadStems) if (names(lead)) words.add(lead);
-    }
-    if (words.size > 0) named.push(words);
+    const words = [...concept.primaries, ...(concept.leadStems ?? [])].filter((p) => outright.has(p) && names(p));
+    if (words.length > 0) named.push(new Set(words));
   }
   return named;
 }
