@@ -242,10 +242,15 @@ export function subsystemsNamed(index: SearchIndex, analysis: ReturnType<typeof 
     const noun = listModifiers.get(p);
     return noun === undefined || !!index.subsystemLists.get(p)?.has(noun);
   };
+  // A subsystem said twice ("HA … high availability") is asked within once.
+  const seen = new Set<string>();
   const named: Set<string>[] = [];
   for (const concept of analysis.concepts) {
     if (concept.verb) continue;
-    const words = [...concept.primaries, ...(concept.leadStems ?? [])].filter((p) => outright.has(p) && names(p));
+    const words = [...concept.primaries, ...(concept.leadStems ?? [])].filter(
+      (p) => outright.has(p) && names(p) && !seen.has(p),
+    );
+    for (const word of words) seen.add(word);
     if (words.length > 0) named.push(new Set(words));
   }
   return named;

@@ -1878,6 +1878,8 @@ describe("the twentieth round of issue 11, on PVE 9.1", async () => {
     ["keep VM 100 highly available", ["ha"]],
     ["reset the root password of VM 120 through the guest agent", ["agent"]],
     ["set up software defined networking for the lab", ["sdn"]],
+    // Said twice, as its word and as its phrase: asked within once.
+    ["put VM 100 under HA, high availability for the database", ["ha"]],
     // Under the rules of a word typed: said aside, as a participle's agent, or before a
     // top-level list's noun, the phrase names nothing.
     ["shut VM 120 down cleanly, not through the guest agent", []],
