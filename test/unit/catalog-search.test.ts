@@ -98,6 +98,11 @@ function firstWithNotes(catalog: Catalog, query: string): { first: string | unde
 
 /** The search index a catalog builds, which the catalog keeps to itself. */
 const searchIndexOf = (catalog: Catalog): SearchIndex => (catalog as unknown as { index: SearchIndex }).index;
+/** The subsystem words a query names, concept after concept (subsystemsNamed). */
+const subsystemsOfQuery = (catalog: Catalog, query: string, described?: string): string[] => {
+  const index = searchIndexOf(catalog);
+  return subsystemsNamed(index, analyzeQuery(index, query, described)).flatMap((words) => [...words]);
+};
 
 const catalog = miniCatalog();
 const top = (query: string, options = {}) => catalog.search(query, options).hits.map((h) => `${h.method} ${h.path}`);
@@ -1780,9 +1785,8 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
   // A CLI-only command's description is what was asked in other words: its "firewall" names no
   // subsystem, and the service's stop stays first.
   test.skipIf(!present)("pve-firewall stop: the description's words name no subsystem", () => {
-    const index = searchIndexOf(withDocs!);
     const described = "Stop firewall. This removes all Proxmox VE related iptable rules.";
-    expect(subsystemsNamed(index, analyzeQuery(index, "pve-firewall stop", described))).toEqual([]);
+    expect(subsystemsOfQuery(withDocs!, "pve-firewall stop", described)).toEqual([]);
     expect(ranked(withDocs!, "pve-firewall stop")[0]).toBe("POST /nodes/{node}/services/{service}/stop");
   });
 
@@ -1822,9 +1826,7 @@ describe("the nineteenth round of issue 11, on PVE 9.1", async () => {
     ["show the sdn zones and the ceph pools", ["sdn", "ceph"]],
     ["enable the node firewall", ["firewal"]],
   ])("%s: %p", (query, expected) => {
-    const index = searchIndexOf(withDocs!);
-    const named = subsystemsNamed(index, analyzeQuery(index, query as string)).flatMap((named) => [...named]);
-    expect(named).toEqual(expected as string[]);
+    expect(subsystemsOfQuery(withDocs!, query as string)).toEqual(expected as string[]);
   });
 });
 
@@ -1886,9 +1888,7 @@ describe("the twentieth round of issue 11, on PVE 9.1", async () => {
     ["which VMs are managed by high availability", []],
     ["add a high availability storage", []],
   ])("%s: %p", (query, expected) => {
-    const index = searchIndexOf(withDocs!);
-    const named = subsystemsNamed(index, analyzeQuery(index, query as string)).flatMap((named) => [...named]);
-    expect(named).toEqual(expected as string[]);
+    expect(subsystemsOfQuery(withDocs!, query as string)).toEqual(expected as string[]);
   });
 });
 
