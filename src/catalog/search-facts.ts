@@ -1,7 +1,7 @@
 // What the ranking knows about each endpoint besides its words: what it is named by, whether
 // it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
 // directory index. Read from the schema alone; the score factors (search-score.ts) use them.
-import { collectionPath, endsInPlaceholder, propertyStringKeys, type Endpoint } from "./model.ts";
+import { collectionPath, eachReturnedField, endsInPlaceholder, propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
 import { STOPWORDS, words } from "./text.ts";
@@ -83,6 +83,22 @@ export function isSetter(e: Endpoint): boolean {
 /** A write on every guest at once: "Start all VMs and containers located on this node", "Bulk shutdown all guests". */
 export function isBulk(e: Endpoint): boolean {
   return e.method !== "GET" && /\b(bulk|all (vms|guests|containers))\b/i.test(e.description);
+}
+
+/**
+ * A node's name has a place in it: the path's {node}, a parameter whose format is a node's or a
+ * list of them (`target`, `nodes`), or a field of what it returns that says a node (the items of
+ * GET /nodes and /cluster/resources, /cluster/status's `nodeid`), by which the answer is one node's.
+ */
+export function takesNode(e: Endpoint): boolean {
+  const nodeFormat = (prop: unknown) =>
+    /^pve-(?:ha-)?node(?:-list)?$/.test(String((prop as { format?: unknown } | null)?.format ?? ""));
+  if (e.path.includes("{node}") || Object.values(e.parameters).some(nodeFormat)) return true;
+  let found = false;
+  eachReturnedField(e.returns, (name, prop) => {
+    if (nodeFormat(prop) || /^node(?:s|id|_id)?$/.test(name)) found = true;
+  });
+  return found;
 }
 
 /** GET lists whose items have a GET: the stem of what they list. */

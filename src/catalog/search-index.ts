@@ -22,6 +22,7 @@ import {
   identityUnits,
   isAgentCommand,
   isBulk,
+  takesNode,
   isNavigation,
   isSetter,
   crossKindTwins,
@@ -115,6 +116,8 @@ export interface SearchIndex {
   scope: ("cluster" | "node" | "other")[];
   /** 1 for endpoints acting on every guest at once (startall, bulk-action). */
   bulk: Uint8Array;
+  /** 1 for endpoints a node's name has a place in (takesNode). */
+  takesNode: Uint8Array;
   /** 1 for the endpoints that create (or restore) a guest: POST on the VM or container collection. */
   createsGuest: Uint8Array;
   /** 1 for guest-agent commands that have a twin among the guest's own actions (agent/shutdown, status/shutdown). */
@@ -518,6 +521,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       e.path.startsWith("/cluster") ? "cluster" : e.path.startsWith("/nodes/{node}") ? "node" : "other",
     ),
     bulk: Uint8Array.from(endpoints, (e) => (isBulk(e) ? 1 : 0)),
+    takesNode: Uint8Array.from(endpoints, (e) => (takesNode(e) ? 1 : 0)),
     createsGuest: Uint8Array.from(endpoints, (e) =>
       e.method === "POST" && /^\/nodes\/\{node\}\/(qemu|lxc)$/.test(e.path) ? 1 : 0,
     ),

@@ -9,6 +9,7 @@ import {
   ALL_WORDS,
   anyDestinationAt,
   CLUSTER_WORDS,
+  DESTINATION_WORDS,
   DETERMINERS,
   EVERY_NODE,
   GUEST_WORDS,
@@ -29,10 +30,11 @@ const HOST_NAMES =
   /^(?:(?:[a-z]+-)?(?:pve|proxmox)|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)[a-z]*(?:-[a-z]+)*-?\d+$/;
 
 /**
- * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
- * a number after "on", "from", "at" or "of", that the API does not know, is a host's; so is one
- * named like a host (HOST_NAMES) that opens the request or follows its first word ("pve2 needs
- * new RAM, …", "reboot pve4"; "start web01" may be a guest's).
+ * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1", "stop every guest on
+ * node pve2": a name of letters and a number after "on", "from", "at" or "of", or after "node" or
+ * "host" where nothing goes to it, that the API does not know, is a host's; so is one named like a
+ * host (HOST_NAMES) that opens the request or follows its first word ("pve2 needs new RAM, …",
+ * "reboot pve4"; "start web01" may be a guest's).
  * Not one named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
  */
 export function namesHostByName(query: string, index: SearchIndex): boolean {
@@ -41,20 +43,29 @@ export function namesHostByName(query: string, index: SearchIndex): boolean {
     const letters = name.replace(/-?\d+$/, "");
     return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
   };
+  // "on node pve2", "host hv3 is down"; not a node something goes to ("migrate VM 100 to node pve2").
+  const afterNodeWord = (i: number) =>
+    /^(node|host)$/.test(chunks[i - 1] ?? "") && !DESTINATION_WORDS.has(chunks[i - 2] ?? "");
   // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
   // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").
   return chunks.some(
     (c, i) =>
-      (/^(on|from|at|of)$/.test(chunks[i - 1] ?? "") || (i <= 1 && HOST_NAMES.test(c))) &&
+      (/^(on|from|at|of)$/.test(chunks[i - 1] ?? "") || (i <= 1 && HOST_NAMES.test(c)) || afterNodeWord(i)) &&
       nodeName(c) &&
       !collection(c) &&
       !index.postings.has(c),
   );
 }
 
+/** A guest in the singular, and the words that point at one that both sides know ("the VM's filesystems"). */
+const ONE_GUEST = new Set(["vm", "container", "ct", "guest"]);
+const THAT_ONE = new Set(["the", "this", "that", "my", "our"]);
+
 export interface ScopeFacts {
   /** It speaks of a node (host) itself, by a word or by a host's name. */
   namesNode: boolean;
+  /** It names one host by its name ("on pve2"). */
+  hostByName: boolean;
   /** It speaks of the whole cluster or datacenter, or of every node. */
   namesCluster: boolean;
   /** It asks for all or many ("all", "every", a plural of guests). */
@@ -82,6 +93,7 @@ export function scopeOf(raw: readonly string[], spoken: readonly string[], hostB
     TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
   return {
     namesNode: spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || hostByName,
+    hostByName,
     // "push the config to all nodes" reaches every node, "the tasks from any node" come from all;
     // "migrate VM 100 to any node" goes to one.
     namesCluster: spoken.some(
@@ -92,7 +104,12 @@ export function scopeOf(raw: readonly string[], spoken: readonly string[], hostB
     ),
     asksForAll: spoken.some((w) => ALL_WORDS.has(w) || PLURAL_GUESTS.has(w)),
     namesAgent: spoken.some((w) => w === "agent" || w === "qga"),
-    namesGuest: raw.some((w, i) => guestByNumber(raw, i) || (GUEST_WORDS.has(w) && /^\d+$/.test(raw[i + 1] ?? ""))),
+    namesGuest: raw.some(
+      (w, i) =>
+        guestByNumber(raw, i) ||
+        (GUEST_WORDS.has(w) && /^\d+$/.test(raw[i + 1] ?? "")) ||
+        (ONE_GUEST.has(w) && THAT_ONE.has(raw[i - 1] ?? "")),
+    ),
     // "to VM 120", "in container 101": an existing guest is where it happens.
     guestIsPlace: raw.some(
       (_, i) =>

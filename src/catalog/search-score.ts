@@ -39,6 +39,8 @@ export interface EndpointFacts {
   creates?: string | undefined;
   /** It takes no parameter for some value the query types (an address, a calendar event, a volume). */
   missesValue?: boolean;
+  /** A node's name has a place in it (takesNode in search-facts.ts); unknown when missing. */
+  takesNode?: boolean;
   /** It is named by the verb a causative introduces ("start" in "make VM 118 start when the host boots"). */
   doesCausedVerb?: boolean;
   /** A directory index that lists a path covering more of the query and a concept it does not (listsBetter). */
@@ -77,6 +79,8 @@ export interface QueryFacts {
   namesGuest: boolean;
   /** It speaks of the node (host) itself. */
   namesNode: boolean;
+  /** It names one host by its name ("on pve2"). */
+  hostByName?: boolean;
   /** It speaks of the whole cluster or datacenter. */
   namesCluster: boolean;
   /** It asks for all or many ("all", "every", a plural of guests). */
@@ -245,6 +249,9 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // created only when creating is said, whatever settings the creation takes.
   else if (e.createsGuest && !q.createVerb) f *= FACTOR.guestNotCreated;
   if (e.missesValue) f *= FACTOR.missesValue;
+  // "shut down all guests on node pve2": a host's name is a value too, and the cluster's bulk
+  // shutdown has nowhere to put it. Unless the cluster is asked as well ("the cluster log from pve2").
+  if (q.hostByName && !q.namesCluster && e.takesNode === false) f *= FACTOR.missesValue;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
   if (e.undoesVerb) f *= FACTOR.reversedAction;

@@ -435,6 +435,7 @@ export function runSearch(
       createsGuest: index.createsGuest[id] === 1,
       powerAction: index.powerAction[id] === 1,
       missesValue: !takesValues(id),
+      takesNode: index.takesNode[id] === 1,
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,

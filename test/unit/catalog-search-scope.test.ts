@@ -51,6 +51,12 @@ describe("scopeOf: guests", () => {
     ["stop all guests", false, false, true],
     ["list the vms", false, false, true],
     ["start guest 300", true, false, false],
+    // One both sides know, by a determiner: one guest too. Not one of many, nor a kind.
+    ["trim the VM's filesystems", true, false, false],
+    ["reboot my container", true, false, false],
+    ["create a VM", false, false, false],
+    ["which VM uses the most memory", false, false, false],
+    ["list the VMs", false, false, true],
   ])("%s: guest %p, place %p, all %p", (query, guest, place, all) => {
     const facts = scope(query);
     expect(facts.namesGuest).toBe(guest);

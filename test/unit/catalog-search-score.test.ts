@@ -12,6 +12,7 @@ import {
   mappingUses,
   OWN_TWIN,
   summaryObject,
+  takesNode,
   withStandIns,
 } from "../../src/catalog/search-facts.ts";
 import {
@@ -227,6 +228,17 @@ describe("scoreFactor", () => {
     ],
     ["a picture, a graph asked for", { returnsImage: true }, { asksImage: true }, 1],
     ["a place for every value typed (or none typed)", { missesValue: false }, {}, 1],
+    // "shut down all guests on node pve2": a host's name is a value the endpoint must take.
+    ["a host named, nowhere to put it", { takesNode: false }, { hostByName: true }, FACTOR.missesValue],
+    ["a host named, a place for it", { takesNode: true }, { hostByName: true }, 1],
+    ["a host named and the cluster too", { takesNode: false }, { hostByName: true, namesCluster: true }, 1],
+    [
+      "the node only by its word",
+      { scope: "cluster", takesNode: false },
+      { hostByName: false, namesNode: true },
+      FACTOR.otherScope,
+    ],
+    ["a host named, the endpoint unknown", {}, { hostByName: true }, 1],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);
   });
@@ -279,6 +291,7 @@ describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
         itemOf: pick([undefined, "user"]),
         doesSubordinate: bool(),
         returnsImage: bool(),
+        takesNode: pick([undefined, false, true]),
       };
       const q: QueryFacts = {
         method: pick([undefined, ...methods]),
@@ -303,6 +316,7 @@ describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
         listsAsked: pick([new Set<string>(), stems]),
         asksImage: bool(),
         staying: pick([new Set<string>(), stems]),
+        hostByName: bool(),
       };
       highest = Math.max(highest, scoreFactor(e, q));
     }
@@ -505,4 +519,41 @@ describe("withStandIns: more words that stand for each naming unit", () => {
   ])("%j with %j", (units, standIns, out) => {
     expect(withStandIns(units, standIns)).toEqual(out);
   });
+});
+
+describe("takesNode: a node's name has a place in it", () => {
+  const endpoint = (path: string, parameters: Record<string, unknown> = {}, returns: unknown = {}) =>
+    ({ method: "GET", path, parameters, returns }) as unknown as Endpoint;
+  test.each([
+    ["its path's node", endpoint("/nodes/{node}/dns"), true],
+    ["a parameter of a node's name", endpoint("/cluster/replication", { target: { format: "pve-node" } }), true],
+    ["a list of nodes", endpoint("/storage", { nodes: { format: "pve-node-list" } }), true],
+    ["HA's list of nodes", endpoint("/cluster/ha/rules", { nodes: { format: "pve-ha-node-list" } }), true],
+    ["items that say their node", endpoint("/nodes", {}, { type: "array", items: { properties: { node: {} } } }), true],
+    ["a node's number", endpoint("/cluster/status", {}, { items: { properties: { nodeid: {} } } }), true],
+    ["a string that only mentions nodes", endpoint("/cluster/options", { description: { type: "string" } }), false],
+    ["no node anywhere", endpoint("/cluster/bulk-action/guest/shutdown", { vms: { format: "pve-vmid-list" } }), false],
+    ["a field named like a node but longer", endpoint("/cluster/x", {}, { properties: { nodename_hint: {} } }), false],
+  ])("%s", (_name, e, expected) => {
+    expect(takesNode(e)).toBe(expected);
+  });
+
+  test.skipIf(!haveSharedData("takesNode on the real schema", SCHEMA_FILES["9.1"].file))(
+    "PVE 9.1: the cluster's bulk actions take no node but their migration's target; the lists of nodes do",
+    () => {
+      const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), {
+        kind: "inline",
+        location: "9.1",
+      });
+      const takes = (method: string, path: string) => takesNode(catalog.endpoint(method, path)!);
+      expect(takes("POST", "/cluster/bulk-action/guest/shutdown")).toBe(false);
+      expect(takes("POST", "/cluster/bulk-action/guest/start")).toBe(false);
+      expect(takes("POST", "/cluster/bulk-action/guest/migrate")).toBe(true);
+      expect(takes("GET", "/nodes")).toBe(true);
+      expect(takes("GET", "/cluster/resources")).toBe(true);
+      expect(takes("GET", "/cluster/status")).toBe(true);
+      expect(takes("PUT", "/cluster/options")).toBe(false);
+      expect(takes("POST", "/nodes/{node}/stopall")).toBe(true);
+    },
+  );
 });

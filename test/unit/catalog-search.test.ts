@@ -1892,6 +1892,24 @@ describe("the twentieth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the twenty-first round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twenty-first round", SCHEMA_DIR);
+  const catalogs = present ? await realCatalogs(true) : undefined;
+
+  // A host's name is a value: the cluster's bulk start takes none, so "on host hv3" asks for the
+  // node's own. With the cluster named, the cluster's bulk action stays first.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)(
+    "%s: a host named by its name, a node's endpoint",
+    (which) => {
+      const catalog = catalogs![which]!;
+      expect(ranked(catalog, "start all guests on host hv3")[0]).toBe("POST /nodes/{node}/startall");
+      expect(ranked(catalog, "gracefully power down all the guests in the cluster")[0]).toBe(
+        "POST /cluster/bulk-action/guest/shutdown",
+      );
+    },
+  );
+});
+
 describe("pathStems: the words of a path", () => {
   test.each([
     ["/nodes/{node}/qemu/{vmid}/move_disk", ["nodes", "qemu", "move", "disk"]],
@@ -3161,6 +3179,11 @@ describe("a host named by its name alone", () => {
     ["list the tasks on the node", false],
     ["free space on tank-nvme", false],
     ["migrate VM 100 to pve2", false],
+    // After "node" or "host", unless something goes to it.
+    ["stop every guest on node pve5", true],
+    ["host hv3 is down", true],
+    ["migrate VM 100 to node pve2", false],
+    ["move the disks onto host hv4", false],
   ])("%s: %p", (query, host) => {
     expect(namesHostByName(query, index)).toBe(host);
   });
