@@ -1,7 +1,7 @@
 // What the ranking knows about each endpoint besides its words: what it is named by, whether
 // it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
 // directory index. Read from the schema alone; the score factors (search-score.ts) use them.
-import { collectionPath, eachReturnedField, endsInPlaceholder, propertyStringKeys, type Endpoint } from "./model.ts";
+import { collectionPath, endsInPlaceholder, propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
 import { STOPWORDS, words } from "./text.ts";
@@ -85,20 +85,43 @@ export function isBulk(e: Endpoint): boolean {
   return e.method !== "GET" && /\b(bulk|all (vms|guests|containers))\b/i.test(e.description);
 }
 
+/** A node's name or a list of them, by format (PVE::JSONSchema's pve-node, pve-node-list; pve-ha-manager's pve-ha-node-list). */
+const nodeFormat = (prop: unknown) =>
+  /^pve-(?:ha-)?node(?:-list)?$/.test(String((prop as { format?: unknown } | null)?.format ?? ""));
+
+/** A field or parameter that holds node names: by format, or by name when it is a string ("node" of /cluster/ha/status/current). */
+const holdsNodes = (name: string, prop: unknown) => {
+  const type = (prop as { type?: unknown } | null)?.type;
+  return nodeFormat(prop) || (/^node(?:s|-list)?$/.test(name) && (type === undefined || type === "string"));
+};
+
 /**
- * A node's name has a place in it: the path's {node}, a parameter whose format is a node's or a
- * list of them (`target`, `nodes`), or a field of what it returns that says a node (the items of
- * GET /nodes and /cluster/resources, /cluster/status's `nodeid`), by which the answer is one node's.
+ * A node's name has a place in it: the path's {node}; a parameter that holds node names
+ * (`target`, `nodes`, `node-list`), or a key of one of its property strings (the `node` of a
+ * mapping's `map`); a field of what it returns that holds them (the items of GET /nodes and
+ * /cluster/resources), or a `name` beside a `type` that may be "node" (/cluster/status), by
+ * which the answer is one node's. A node's number (corosync's `nodeid`) or count is none.
  */
 export function takesNode(e: Endpoint): boolean {
-  const nodeFormat = (prop: unknown) =>
-    /^pve-(?:ha-)?node(?:-list)?$/.test(String((prop as { format?: unknown } | null)?.format ?? ""));
-  if (e.path.includes("{node}") || Object.values(e.parameters).some(nodeFormat)) return true;
-  let found = false;
-  eachReturnedField(e.returns, (name, prop) => {
-    if (nodeFormat(prop) || /^node(?:s|id|_id)?$/.test(name)) found = true;
-  });
-  return found;
+  if (e.path.includes("{node}")) return true;
+  for (const [name, p] of Object.entries(e.parameters)) {
+    if (holdsNodes(name, p)) return true;
+    if (Object.entries(propertyStringKeys(p) ?? {}).some(([key, sub]) => holdsNodes(key, sub))) return true;
+  }
+  return returnsNodes(e.returns);
+}
+
+/** Whether a schema of what is returned holds node names, its items' and properties' three levels deep. */
+function returnsNodes(returns: unknown, depth = 0): boolean {
+  if (!returns || typeof returns !== "object" || depth > 3) return false;
+  const { properties, items } = returns as { properties?: Record<string, unknown>; items?: unknown };
+  if (properties && typeof properties === "object") {
+    const kinds = (properties.type as { enum?: unknown } | undefined)?.enum;
+    if (properties.name && Array.isArray(kinds) && kinds.includes("node")) return true;
+    for (const [name, prop] of Object.entries(properties))
+      if (holdsNodes(name, prop) || returnsNodes(prop, depth + 1)) return true;
+  }
+  return returnsNodes(items, depth + 1);
 }
 
 /** GET lists whose items have a GET: the stem of what they list. */

@@ -170,6 +170,8 @@ export interface SearchIndex {
   itemOfCollection: Uint8Array;
   /** 1 for directory indexes that only list child paths. */
   navigation: Uint8Array;
+  /** For an index, the stem of what its summary says it indexes ("command" of "QEMU Guest Agent command index."). */
+  indexes: (string | undefined)[];
   /** For a directory index, the GETs of the paths it lists. */
   listedBy: number[][];
   /**
@@ -554,6 +556,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     takesGuests,
     itemOfCollection,
     navigation,
+    indexes: endpoints.map((e, id) => (navigation[id] ? indexNoun(e.description, stems) : undefined)),
     listedBy,
     checks: checksOf(endpoints, identity, stems),
     websocket,
@@ -801,4 +804,10 @@ export function tieOrderOf(endpoints: readonly { path: string }[]): Int32Array {
   const order = new Int32Array(endpoints.length);
   ids.forEach((id, place) => (order[id] = place));
   return order;
+}
+
+/** What an index's summary says it indexes: the word before "index" ("QEMU Guest Agent command index."), not "directory". */
+export function indexNoun(description: string, stems: Map<string, string>): string | undefined {
+  const word = /(\w+) index\b/i.exec(firstSentence(description))?.[1]?.toLowerCase();
+  return word === undefined || word === "directory" ? undefined : stem(word, stems);
 }

@@ -9,11 +9,20 @@ import { METHOD_HINTS } from "./synonyms.ts";
 import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { phraseAt, splitCompound } from "./search-terms.ts";
-import { namesHostByName, scopeOf } from "./search-scope.ts";
+import { hostsByName, scopeOf } from "./search-scope.ts";
 import { EQUIVALENT_WEIGHT, QueryConcepts, type Concept } from "./search-concepts.ts";
 import { phraseConcepts } from "./search-phrases.ts";
 import { VERB_WEIGHT, wordConcepts } from "./search-words.ts";
-import { createdOf, definiteOf, guestGoesTo, listsAskedOf, ownersOf, placesOf, staying } from "./search-objects.ts";
+import {
+  createdOf,
+  definiteOf,
+  guestGoesTo,
+  listsAskedOf,
+  ownersOf,
+  placesOf,
+  possessors,
+  staying,
+} from "./search-objects.ts";
 import {
   namesGuests,
   namesPort,
@@ -502,8 +511,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // undoes it (unlock-tfa) when the query names what that action takes (a user), as if the action
   // were said.
   for (const undo of undoingActions(raw, (word) => undoes(index, word, rawStems, concepts))) found.word(undo, 1);
-  const hostByName = namesHostByName(query, index);
-  const scope = scopeOf(raw, spoken, hostByName);
+  const hosts = hostsByName(query, index);
+  const hostByName = hosts.any;
+  const scope = scopeOf(raw, spoken, hostByName, possessors(query));
   // "reboot pve2": a host's name names a node, as if the word were said, unless it is.
   const nodeStem = stem("node", index.stems);
   if (hostByName && !concepts.some((c) => (c.terms.get(nodeStem) ?? 0) >= EQUIVALENT_WEIGHT))
@@ -552,6 +562,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     named,
     namedByName,
     ...scope,
+    nodeByName: hosts.surely,
     acts,
     places: placesOf(raw, index, isName),
     // Of the words typed, not of a command's description after them. An item a definite phrase
@@ -570,6 +581,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...(subordinates.size ? { subordinates: setMinus(subordinates, mainTerms) } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index, (i) => tokens[i]?.literal === true),
+    plurals: new Set(
+      raw.filter((w) => /[^s]s$/.test(w) && stem(w, index.stems) !== w).map((w) => stem(w, index.stems)),
+    ),
     // "when its node boots" inside a request is no question: a question opens with its word.
     question:
       method === "GET" &&

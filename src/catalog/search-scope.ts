@@ -2,6 +2,7 @@
 // place something happens, the guest agent. Pure functions over the query's words; the score
 // factors read what they find (search-score.ts).
 import { stem } from "./stem.ts";
+import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { guestByNumber, infinitive } from "./search-objects.ts";
 import { nodeName } from "./search-clauses.ts";
@@ -9,13 +10,13 @@ import {
   ALL_WORDS,
   anyDestinationAt,
   CLUSTER_WORDS,
-  DESTINATION_WORDS,
   DETERMINERS,
   EVERY_NODE,
   GUEST_WORDS,
   NODE_WORDS,
   PLACE_WORDS,
   PLURAL_GUESTS,
+  PREPOSITIONS,
   queryChunks,
   TARGET_WORDS,
 } from "./search-tokens.ts";
@@ -29,50 +30,69 @@ import {
 const HOST_NAMES =
   /^(?:(?:[a-z]+-)?(?:pve|proxmox)|prox|px|pmx|node|host|hv|hyp|hypervisor|srv|server|kvm|compute)[a-z]*(?:-[a-z]+)*-?\d+$/;
 
+/** Words before "node pve2" or "host hv3" that make it where the request happens ("on node pve2", "the syslog of host hv3"). */
+const PLACE_OF_NODE = new Set(["on", "of", "at", "in"]);
+
 /**
- * "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1", "stop every guest on
- * node pve2": a name of letters and a number after "on", "from", "at" or "of", or after "node" or
- * "host" where nothing goes to it, that the API does not know, is a host's; so is one named like a
- * host (HOST_NAMES) that opens the request or follows its first word ("pve2 needs new RAM, …",
- * "reboot pve4"; "start web01" may be a guest's).
+ * The hosts a query names by their names: `any` for one it may name, `surely` for one it names
+ * as a Proxmox node.
+ * - "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
+ *   a number after "on", "from", "at" or "of", that the API does not know, may be a host's; so is
+ *   one named like a host (HOST_NAMES) that opens the request or follows its first word ("pve2
+ *   needs new RAM, …", "reboot pve4"; "start web01" may be a guest's).
+ * - "stop every guest on node pve2", "host hv3 is down": after "node" or "host" where the request
+ *   happens, or at its start, it is one; not one something goes to ("migrate VM 100 to node
+ *   pve2") or that is a value ("add host hv3 to the ipset").
  * Not one named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
+ * A node surely: one named like a host, or after "node" or "host"; "at mail01" may be a mail
+ * server's.
  */
-export function namesHostByName(query: string, index: SearchIndex): boolean {
+export function hostsByName(query: string, index: SearchIndex): { any: boolean; surely: boolean } {
   const chunks = queryChunks(query).map((c) => c.toLowerCase().replace(/[.,;:!?]+$/, ""));
   const collection = (name: string) => {
     const letters = name.replace(/-?\d+$/, "");
     return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
   };
-  // "on node pve2", "host hv3 is down"; not a node something goes to ("migrate VM 100 to node pve2").
-  const afterNodeWord = (i: number) =>
-    /^(node|host)$/.test(chunks[i - 1] ?? "") && !DESTINATION_WORDS.has(chunks[i - 2] ?? "");
-  // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
-  // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").
-  return chunks.some(
-    (c, i) =>
-      (/^(on|from|at|of)$/.test(chunks[i - 1] ?? "") || (i <= 1 && HOST_NAMES.test(c)) || afterNodeWord(i)) &&
-      nodeName(c) &&
-      !collection(c) &&
-      !index.postings.has(c),
-  );
+  const afterNodeWord = (i: number) => {
+    if (!/^(node|host)$/.test(chunks[i - 1] ?? "")) return false;
+    const before = chunks[i - 2] === "the" ? i - 3 : i - 2;
+    return before < 0 || PLACE_OF_NODE.has(chunks[before]!);
+  };
+  let any = false;
+  let surely = false;
+  chunks.forEach((c, i) => {
+    if (!nodeName(c) || collection(c) || index.postings.has(c)) return;
+    const afterPlace = /^(on|from|at|of)$/.test(chunks[i - 1] ?? "");
+    // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
+    // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").
+    const opening = i <= 1 && HOST_NAMES.test(c);
+    const introduced = afterNodeWord(i);
+    if (afterPlace || opening || introduced) any = true;
+    if (introduced || ((afterPlace || opening) && HOST_NAMES.test(c))) surely = true;
+  });
+  return { any, surely };
 }
 
-/** A guest in the singular, and the words that point at one that both sides know ("the VM's filesystems"). */
+/**
+ * A guest in the singular, and the words that point at one both sides know: "the VM's
+ * filesystems", "reboot my container". Not a guest's word that qualifies a noun after it ("the
+ * guest agent", "the VM list"), which names no one guest.
+ */
 const ONE_GUEST = new Set(["vm", "container", "ct", "guest"]);
 const THAT_ONE = new Set(["the", "this", "that", "my", "our"]);
+/** The phrase ends before this word: none, or a word that opens no noun ("the VM to pve2"). */
+const endsPhrase = (next: string | undefined) => next === undefined || STOPWORDS.has(next) || PREPOSITIONS.has(next);
 
 export interface ScopeFacts {
   /** It speaks of a node (host) itself, by a word or by a host's name. */
   namesNode: boolean;
-  /** It names one host by its name ("on pve2"). */
-  hostByName: boolean;
   /** It speaks of the whole cluster or datacenter, or of every node. */
   namesCluster: boolean;
   /** It asks for all or many ("all", "every", a plural of guests). */
   asksForAll: boolean;
   /** It speaks of the guest agent. */
   namesAgent: boolean;
-  /** It names one guest by number ("VM 100"). */
+  /** It names one guest: by number ("VM 100"), or as one both sides know ("the VM's filesystems"). */
   namesGuest: boolean;
   /** It names an existing guest as the place of what it asks ("to VM 120", "in container 101"). */
   guestIsPlace: boolean;
@@ -80,9 +100,15 @@ export interface ScopeFacts {
 
 /**
  * The scope of a query. `raw` holds its words; `spoken` the same less the words of values
- * ("/vms", "/etc/hosts"), which name no node; `hostByName` whether it names a host by its name.
+ * ("/vms", "/etc/hosts"), which name no node; `hostByName` whether it names a host by its name; `possessed` the words
+ * before a possessive "'s" (possessors).
  */
-export function scopeOf(raw: readonly string[], spoken: readonly string[], hostByName: boolean): ScopeFacts {
+export function scopeOf(
+  raw: readonly string[],
+  spoken: readonly string[],
+  hostByName: boolean,
+  possessed: ReadonlySet<string> = new Set(),
+): ScopeFacts {
   // "on all nodes", "every node", "on any node": the whole cluster. Where the quantifier is, if any.
   const quantifierOf = (i: number) =>
     EVERY_NODE.has(spoken[i - 1] ?? "") ? i - 1 : EVERY_NODE.has(spoken[i - 2] ?? "") ? i - 2 : -1;
@@ -93,7 +119,6 @@ export function scopeOf(raw: readonly string[], spoken: readonly string[], hostB
     TARGET_WORDS.has(spoken[i - 1] ?? "") || (TARGET_WORDS.has(spoken[i - 2] ?? "") && !infinitive(spoken, i - 2));
   return {
     namesNode: spoken.some((w, i) => NODE_WORDS.has(w) && !target(i) && !everyNode(i)) || hostByName,
-    hostByName,
     // "push the config to all nodes" reaches every node, "the tasks from any node" come from all;
     // "migrate VM 100 to any node" goes to one.
     namesCluster: spoken.some(
@@ -108,7 +133,7 @@ export function scopeOf(raw: readonly string[], spoken: readonly string[], hostB
       (w, i) =>
         guestByNumber(raw, i) ||
         (GUEST_WORDS.has(w) && /^\d+$/.test(raw[i + 1] ?? "")) ||
-        (ONE_GUEST.has(w) && THAT_ONE.has(raw[i - 1] ?? "")),
+        (ONE_GUEST.has(w) && THAT_ONE.has(raw[i - 1] ?? "") && (possessed.has(w) || endsPhrase(raw[i + 1]))),
     ),
     // "to VM 120", "in container 101": an existing guest is where it happens.
     guestIsPlace: raw.some(

@@ -39,6 +39,8 @@ export interface EndpointFacts {
   creates?: string | undefined;
   /** It takes no parameter for some value the query types (an address, a calendar event, a volume). */
   missesValue?: boolean;
+  /** For an index, the stem of what it indexes by its summary. */
+  indexes?: string | undefined;
   /** A node's name has a place in it (takesNode in search-facts.ts); unknown when missing. */
   takesNode?: boolean;
   /** It is named by the verb a causative introduces ("start" in "make VM 118 start when the host boots"). */
@@ -79,8 +81,8 @@ export interface QueryFacts {
   namesGuest: boolean;
   /** It speaks of the node (host) itself. */
   namesNode: boolean;
-  /** It names one host by its name ("on pve2"). */
-  hostByName?: boolean;
+  /** It names a node by its name ("on pve2", "node pve2"; hostsByName). */
+  nodeByName?: boolean;
   /** It speaks of the whole cluster or datacenter. */
   namesCluster: boolean;
   /** It asks for all or many ("all", "every", a plural of guests). */
@@ -101,6 +103,8 @@ export interface QueryFacts {
   createVerb?: boolean;
   /** Stems of the lists it asks for whole: a collection's noun in the plural, or after "all"/"every". */
   listsAsked?: ReadonlySet<string>;
+  /** Stems of the words typed in the plural ("command" of "commands"). */
+  plurals?: ReadonlySet<string>;
   /** It asks for a picture (a graph, a chart, a PNG). */
   asksImage?: boolean;
   /** Stems of the action the query keeps from happening ("delet", "remov"... for "guard VM 123 against removal"). */
@@ -119,22 +123,22 @@ export const FACTOR = {
   /** Proxmox writes with POST and PUT alike ("edit /etc/hosts" is a POST, "add a repository" a PUT). */
   otherWrite: 1.2,
   /** A directory index that only lists child paths: as little use as a websocket (calibrated on the opened sets, ninth round). */
-  navigation: 0.7,
+  navigation: 0.5,
   websocket: 0.7,
   /** A list is likelier wanted than one item of it when nothing names one. */
   itemUnasked: 0.9,
   /** One item, when the query names its list in the plural or asks for all of them ("which DNS plugins are configured"). */
-  itemForList: 0.8,
+  itemForList: 0.7,
   /** The list, when the query names one of its items ("the PVEAuditor role"). */
   collectionForOne: 0.8,
   notTheGuest: 0.85,
-  otherGuest: 0.75,
+  otherGuest: 0.65,
   /** One kind of guest's endpoint, when the query names both kinds ("every VM and container"). */
   oneKindForBoth: 0.6,
   /** A guest's power action, when the verb acts on something else ("reset the root password inside VM 155"). */
   powerActionOnOther: 0.6,
   /** Either kind of guest will do: the VM variant is the canonical one. */
-  eitherGuestLxc: 0.95,
+  eitherGuestLxc: 0.85,
   unaskedGuest: 0.85,
   nodeNotGuest: 0.5,
   /** Score lost, in proportion, for the naming words not asked for. */
@@ -144,11 +148,11 @@ export const FACTOR = {
   /** One node's endpoint, when the query asks for all of something across the cluster ("every VM and container in the cluster"). */
   nodeForWholeCluster: 0.5,
   /** One guest's endpoint, when the query asks for all guests and names none. */
-  oneGuestForAll: 0.7,
+  oneGuestForAll: 0.6,
   /** Every guest at once, when the query does not ask for all. */
-  bulkUnasked: 0.7,
+  bulkUnasked: 0.6,
   /** The agent's command rather than the guest's own action of that name, when the agent is not mentioned. */
-  agentUnasked: 0.75,
+  agentUnasked: 0.65,
   /** The guest's own action rather than the agent's command of that name, when the agent is asked. */
   ownActionForAgent: 0.75,
   /** A guest-agent command, when the query names neither a guest nor the agent. */
@@ -163,6 +167,12 @@ export const FACTOR = {
   readForWrite: 0.8,
   /** Any write, when the query opens with a verb of no known method. */
   unknownAction: 1.3,
+  /**
+   * An endpoint with no place for the node the query names by its name ("start all guests on host
+   * hv3": not the cluster's bulk start). Softer than a value with no place: a cluster endpoint may
+   * concern one node without saying so (the Ceph flags, applying the SDN).
+   */
+  nodeNowhere: 0.6,
   /** An endpoint with nowhere to put a value the query types ("add 203.0.113.7 to the blocklist IP set": not the set's creation). */
   missesValue: 0.55,
   /** The action a causative's verb names: "make VM 118 start when the host boots" sets a behaviour, it does not start VM 118. */
@@ -178,7 +188,7 @@ export const FACTOR = {
   /** A picture, when data is asked for: "usage history of storage local-zfs" is rrddata, not the rrd PNG. */
   imageUnasked: 0.9,
   /** Per subsystem the query names and the endpoint lies outside of: "what's the health of my Ceph cluster" is not SMART. */
-  otherSubsystem: 0.7,
+  otherSubsystem: 0.6,
 } as const;
 
 /**
@@ -196,7 +206,8 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   let f = 1;
   if (q.method && e.method === q.method) f *= q.methodStated ? FACTOR.statedMethod : FACTOR.assumedMethod;
   else if (q.methodStated && WRITES.has(q.method!) && WRITES.has(e.method)) f *= FACTOR.otherWrite;
-  if (e.navigation) f *= FACTOR.navigation;
+  // "list the guest agent commands of VM 412": the command index is asked for.
+  if (e.navigation && !(e.indexes !== undefined && q.plurals?.has(e.indexes))) f *= FACTOR.navigation;
   // "which IP addresses does the guest agent report": the agent's command, not its index.
   if (e.listsBetter) f *= FACTOR.navigation;
   // "back up VM 100 now": vzdump is a backup, the backup job (create_job) is also a job.
@@ -249,9 +260,9 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // created only when creating is said, whatever settings the creation takes.
   else if (e.createsGuest && !q.createVerb) f *= FACTOR.guestNotCreated;
   if (e.missesValue) f *= FACTOR.missesValue;
-  // "shut down all guests on node pve2": a host's name is a value too, and the cluster's bulk
-  // shutdown has nowhere to put it. Unless the cluster is asked as well ("the cluster log from pve2").
-  if (q.hostByName && !q.namesCluster && e.takesNode === false) f *= FACTOR.missesValue;
+  // "start all guests on host hv3": a node's name is a value too, and the cluster's bulk start has
+  // nowhere to put it. Unless the cluster is asked as well ("the cluster log from pve2").
+  if (q.nodeByName && !q.namesCluster && e.takesNode === false) f *= FACTOR.nodeNowhere;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
   if (e.undoesVerb) f *= FACTOR.reversedAction;

@@ -422,6 +422,7 @@ export function runSearch(
       itemOf: index.itemOf[id],
       creates: index.creates[id],
       navigation: index.navigation[id] === 1,
+      indexes: index.indexes[id],
       websocket: index.websocket[id] === 1,
       // A setting the query names says what an endpoint of many settings is for ("mount point":
       // a container's config), whatever the endpoint is called.

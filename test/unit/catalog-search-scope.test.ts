@@ -57,6 +57,10 @@ describe("scopeOf: guests", () => {
     ["create a VM", false, false, false],
     ["which VM uses the most memory", false, false, false],
     ["list the VMs", false, false, true],
+    // A guest's word before a noun qualifies it: no one guest.
+    ["ask the guest agent for the time", false, false, false],
+    ["show me the VM inventory", false, false, false],
+    ["move the VM to pve2", true, false, false],
   ])("%s: guest %p, place %p, all %p", (query, guest, place, all) => {
     const facts = scope(query);
     expect(facts.namesGuest).toBe(guest);

@@ -229,16 +229,30 @@ describe("scoreFactor", () => {
     ["a picture, a graph asked for", { returnsImage: true }, { asksImage: true }, 1],
     ["a place for every value typed (or none typed)", { missesValue: false }, {}, 1],
     // "shut down all guests on node pve2": a host's name is a value the endpoint must take.
-    ["a host named, nowhere to put it", { takesNode: false }, { hostByName: true }, FACTOR.missesValue],
-    ["a host named, a place for it", { takesNode: true }, { hostByName: true }, 1],
-    ["a host named and the cluster too", { takesNode: false }, { hostByName: true, namesCluster: true }, 1],
+    ["a node named, nowhere to put it", { takesNode: false }, { nodeByName: true }, FACTOR.nodeNowhere],
+    ["a node named, a place for it", { takesNode: true }, { nodeByName: true }, 1],
+    ["a node named and the cluster too", { takesNode: false }, { nodeByName: true, namesCluster: true }, 1],
     [
       "the node only by its word",
       { scope: "cluster", takesNode: false },
-      { hostByName: false, namesNode: true },
+      { nodeByName: false, namesNode: true },
       FACTOR.otherScope,
     ],
-    ["a host named, the endpoint unknown", {}, { hostByName: true }, 1],
+    ["a node named, the endpoint unknown", {}, { nodeByName: true }, 1],
+    // An index steps back, unless what it indexes is asked for in the plural ("the guest agent commands").
+    ["a directory index", { navigation: true }, {}, FACTOR.navigation],
+    [
+      "an index of what is asked in the plural",
+      { navigation: true, indexes: "command" },
+      { plurals: new Set(["command"]) },
+      1,
+    ],
+    [
+      "an index of something else",
+      { navigation: true, indexes: "command" },
+      { plurals: new Set(["disk"]) },
+      FACTOR.navigation,
+    ],
   ])("%s", (_name, e, q, expected) => {
     expect(scoreFactor(endpoint(e), query(q))).toBeCloseTo(expected, 10);
   });
@@ -316,7 +330,7 @@ describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
         listsAsked: pick([new Set<string>(), stems]),
         asksImage: bool(),
         staying: pick([new Set<string>(), stems]),
-        hostByName: bool(),
+        nodeByName: bool(),
       };
       highest = Math.max(highest, scoreFactor(e, q));
     }
@@ -530,7 +544,27 @@ describe("takesNode: a node's name has a place in it", () => {
     ["a list of nodes", endpoint("/storage", { nodes: { format: "pve-node-list" } }), true],
     ["HA's list of nodes", endpoint("/cluster/ha/rules", { nodes: { format: "pve-ha-node-list" } }), true],
     ["items that say their node", endpoint("/nodes", {}, { type: "array", items: { properties: { node: {} } } }), true],
-    ["a node's number", endpoint("/cluster/status", {}, { items: { properties: { nodeid: {} } } }), true],
+    [
+      "a name beside a type that may be a node",
+      endpoint(
+        "/cluster/status",
+        {},
+        { items: { properties: { name: { type: "string" }, type: { enum: ["cluster", "node"] } } } },
+      ),
+      true,
+    ],
+    [
+      "a node's number is no name",
+      endpoint("/cluster/x", {}, { items: { properties: { nodeid: { type: "integer" } } } }),
+      false,
+    ],
+    ["a count of nodes is none", endpoint("/cluster/x", {}, { properties: { nodes: { type: "integer" } } }), false],
+    [
+      "a key of a property string",
+      endpoint("/cluster/mapping/usb", { map: { format: { node: { format: "pve-node" } } } }),
+      true,
+    ],
+    ["a list of nodes by its name", endpoint("/cluster/metrics/export", { "node-list": { type: "string" } }), true],
     ["a string that only mentions nodes", endpoint("/cluster/options", { description: { type: "string" } }), false],
     ["no node anywhere", endpoint("/cluster/bulk-action/guest/shutdown", { vms: { format: "pve-vmid-list" } }), false],
     ["a field named like a node but longer", endpoint("/cluster/x", {}, { properties: { nodename_hint: {} } }), false],

@@ -40,7 +40,7 @@ import {
   wantedOf,
   pathValues,
 } from "../../src/catalog/search-query.ts";
-import { namesHostByName } from "../../src/catalog/search-scope.ts";
+import { hostsByName } from "../../src/catalog/search-scope.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { createdOf, definiteOf, ownersOf, placesOf, possessors } from "../../src/catalog/search-objects.ts";
 import {
@@ -1138,8 +1138,8 @@ describe("the tenth round of issue 11, on PVE 9.1", async () => {
 
   // A node named by its name, no guest said: the guests' endpoints step back (nodeNotGuest 0.5).
   test.skipIf(!present)("the status of zone1: an SDN zone's name, no host", () => {
-    expect(namesHostByName("what is the status of zone1", index())).toBe(false);
-    expect(namesHostByName("what is the status of node4", index())).toBe(true);
+    expect(hostsByName("what is the status of zone1", index()).any).toBe(false);
+    expect(hostsByName("what is the status of node4", index()).any).toBe(true);
   });
   test.skipIf(!present)("current cpu load, ram and uptime of hv7: the node's status first", () => {
     expect(ranked(real!, "current cpu load, ram and uptime of hv7?")[0]).toBe("GET /nodes/{node}/status");
@@ -1908,6 +1908,14 @@ describe("the twenty-first round of issue 11, on PVE 9.1", async () => {
       );
     },
   );
+
+  // A directory index is half as likely the answer as what it lists: apt's index steps back
+  // behind its list of updates. The agent's command index stays first where its commands are asked.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: the list of updates, not apt's index", (which) => {
+    const catalog = catalogs![which]!;
+    expect(ranked(catalog, "any package upgrades waiting on hv7?")[0]).toBe("GET /nodes/{node}/apt/update");
+    expect(ranked(catalog, "list upgradable packages on pve8")[0]).toBe("GET /nodes/{node}/apt/update");
+  });
 });
 
 describe("pathStems: the words of a path", () => {
@@ -3185,7 +3193,22 @@ describe("a host named by its name alone", () => {
     ["migrate VM 100 to node pve2", false],
     ["move the disks onto host hv4", false],
   ])("%s: %p", (query, host) => {
-    expect(namesHostByName(query, index)).toBe(host);
+    expect(hostsByName(query, index).any).toBe(host);
+  });
+
+  // Surely a node: named like one, or after "node" or "host" where the request happens.
+  test.each([
+    ["start all guests on host hv3", true, true],
+    ["the syslog of the node pve4", true, true],
+    ["reboot pve2", true, true],
+    ["list the tasks on pve1", true, true],
+    // "at mail01" may be a mail server's; "host hv3" added to an IP set is a value.
+    ["point the smtp target at mail01 port 587", true, false],
+    ["add host hv3 to the management ipset", false, false],
+    ["allow ssh from host hv3", false, false],
+    ["migrate VM 100 to the node pve2", false, false],
+  ])("%s: any %p, surely %p", (query, any, surely) => {
+    expect(hostsByName(query, index)).toEqual({ any, surely });
   });
 });
 
@@ -3273,7 +3296,7 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 98.3, 100],
   ["dev-queries", true, 98.3, 100],
-  ["dev-queries-2", true, 84, 95],
+  ["dev-queries-2", true, 86, 95],
   ["search-heldout", true, 93.6, 100],
   ["search-fresh-tune", true, 87.5, 97.2],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
@@ -3282,30 +3305,30 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 87.1, 92.9],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 82.4, 94.1],
+  ["search-fresh2-sealed", true, 82.4, 95.3],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 81.1, 90.5],
-  ["search-fresh3-sealed", true, 87.7, 97.3],
+  ["search-fresh3-sealed", true, 89, 97.3],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 88.8, 97.2],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 87.5, 96.7],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 87.5, 95],
+  ["search-fresh6-sealed", true, 89.2, 95],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 88.3, 95],
+  ["search-fresh7-sealed", true, 89.2, 95],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   ["search-fresh8-sealed", true, 79.2, 94.2],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 90, 98.3],
+  ["search-fresh9-sealed", true, 90, 99.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 86.7, 92.5],
-  ["search-fresh11-sealed", true, 86.7, 95],
+  ["search-fresh11-sealed", true, 86.7, 95.8],
   ["search-fresh12-sealed", true, 80, 95.8],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 81.7, 95.8],
+  ["search-fresh13-sealed", true, 82.5, 95.8],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
@@ -3315,14 +3338,14 @@ const FLOORS: [string, boolean, number, number][] = [
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
   // a setting (four first places over the opened sets, three on the first reader's queries).
-  ["search-fresh17-sealed", true, 87.3, 95.5],
+  ["search-fresh17-sealed", true, 87.3, 97.3],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 80.9, 93.6],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
-  ["search-fresh19-sealed", true, 76.4, 88.2],
+  ["search-fresh19-sealed", true, 77.3, 90],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 87.3, 95.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
@@ -3352,13 +3375,13 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh38-sealed", true, 71.8, 83.6],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
-  ["search-fresh39-sealed", true, 81.8, 85.5],
+  ["search-fresh39-sealed", true, 81.8, 86.4],
   // The thirteenth round's opened check, one of five written during it: measured at the start
   // commit (82.7 / 92.7), then opened to find classes; fresh42-45 stay sealed.
   ["search-fresh41-sealed", true, 87.3, 93.6],
   // The fourteenth round's opened check, one of four written at its start: measured at the start
   // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
-  ["search-fresh46-sealed", true, 83.6, 93.6],
+  ["search-fresh46-sealed", true, 84.5, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
   ["search-fresh50-sealed", true, 76.4, 89.1],
