@@ -581,9 +581,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...(subordinates.size ? { subordinates: setMinus(subordinates, mainTerms) } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index, (i) => tokens[i]?.literal === true),
-    plurals: new Set(
-      raw.filter((w) => /[^s]s$/.test(w) && stem(w, index.stems) !== w).map((w) => stem(w, index.stems)),
-    ),
+    plurals: new Set(rawStems.filter((s, i) => s !== raw[i] && /[^s]s$/.test(raw[i]!))),
     // "when its node boots" inside a request is no question: a question opens with its word.
     question:
       method === "GET" &&

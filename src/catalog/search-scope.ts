@@ -34,18 +34,16 @@ const HOST_NAMES =
 const PLACE_OF_NODE = new Set(["on", "of", "at", "in"]);
 
 /**
- * The hosts a query names by their names: `any` for one it may name, `surely` for one it names
- * as a Proxmox node.
- * - "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of letters and
- *   a number after "on", "from", "at" or "of", that the API does not know, may be a host's; so is
- *   one named like a host (HOST_NAMES) that opens the request or follows its first word ("pve2
- *   needs new RAM, …", "reboot pve4"; "start web01" may be a guest's).
- * - "stop every guest on node pve2", "host hv3 is down": after "node" or "host" where the request
- *   happens, or at its start, it is one; not one something goes to ("migrate VM 100 to node
- *   pve2") or that is a value ("add host hv3 to the ipset").
+ * Whether a query names a host by its name (`any`), and whether surely a Proxmox node (`surely`).
+ * - Any: "list the tasks on pve1", "syslog from hv02", "the DNS servers of pve1": a name of
+ *   letters and a number after "on", "from", "at" or "of", that the API does not know; one named
+ *   like a host (HOST_NAMES) that opens the request or follows its first word ("pve2 needs new
+ *   RAM, …", "reboot pve4"; "start web01" may be a guest's); one after "node" or "host" where the
+ *   request happens ("stop every guest on node pve2", "host hv3 is down"), not one something goes
+ *   to ("migrate VM 100 to node pve2") or that is a value ("add host hv3 to the ipset").
+ * - Surely: one after "node" or "host" so, or one named like a host; "at mail01" may be a mail
+ *   server's.
  * Not one named like one of the API's collections ("zone1", "pool2": an SDN zone, a pool).
- * A node surely: one named like a host, or after "node" or "host"; "at mail01" may be a mail
- * server's.
  */
 export function hostsByName(query: string, index: SearchIndex): { any: boolean; surely: boolean } {
   const chunks = queryChunks(query).map((c) => c.toLowerCase().replace(/[.,;:!?]+$/, ""));
@@ -100,8 +98,8 @@ export interface ScopeFacts {
 
 /**
  * The scope of a query. `raw` holds its words; `spoken` the same less the words of values
- * ("/vms", "/etc/hosts"), which name no node; `hostByName` whether it names a host by its name; `possessed` the words
- * before a possessive "'s" (possessors).
+ * ("/vms", "/etc/hosts"), which name no node; `hostByName` whether it names a host by its name;
+ * `possessed` the words before a possessive "'s" (possessors).
  */
 export function scopeOf(
   raw: readonly string[],

@@ -122,7 +122,11 @@ export const FACTOR = {
   assumedMethod: 1.15,
   /** Proxmox writes with POST and PUT alike ("edit /etc/hosts" is a POST, "add a repository" a PUT). */
   otherWrite: 1.2,
-  /** A directory index that only lists child paths: as little use as a websocket (calibrated on the opened sets, ninth round). */
+  /**
+   * A directory index that only lists child paths: half as likely the answer as what it lists
+   * (0.7 from the ninth round, recalibrated on the opened sets in the twenty-first, as were
+   * itemForList, otherGuest, eitherGuestLxc, oneGuestForAll, bulkUnasked, agentUnasked and otherSubsystem).
+   */
   navigation: 0.5,
   websocket: 0.7,
   /** A list is likelier wanted than one item of it when nothing names one. */
