@@ -452,3 +452,22 @@ export function rootLists(paths: readonly string[], stemOf: (word: string) => st
   }
   return lists;
 }
+
+/**
+ * The values an endpoint's last placeholder may take, when its schema lists them, each as the
+ * stems of its words: the services of /nodes/{node}/services/{service} (corosync; pve-ha-lrm as
+ * ha, lrm), each a name of one item.
+ */
+export function itemValues(e: Endpoint, stems: Map<string, string>): readonly string[][] | undefined {
+  const placeholder = /\{([^{}]+)\}(?!.*\{)/.exec(e.path)?.[1];
+  const values = placeholder === undefined ? undefined : e.parameters[placeholder]?.enum;
+  if (!values?.length) return undefined;
+  return values
+    .filter((v): v is string => typeof v === "string")
+    .map((v) =>
+      words(v)
+        .filter((w) => !STOPWORDS.has(w))
+        .map((w) => stem(w, stems)),
+    )
+    .filter((ws) => ws.length > 0);
+}

@@ -29,6 +29,7 @@ import {
   summaryObject,
   withStandIns,
   itemKinds,
+  itemValues,
   mappingUses,
   pathStems,
   phraseBoundWords,
@@ -146,6 +147,8 @@ export interface SearchIndex {
   itemOf: (string | undefined)[];
   /** Per endpoint, the stems of every list whose item its path goes through, the nearest last. */
   itemsOf: string[][];
+  /** Per endpoint, the values its last placeholder may take, as stems of their words, when the schema lists them (itemValues). */
+  itemValues: (readonly string[][] | undefined)[];
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
@@ -542,6 +545,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     storageTypes: storageTypes(endpoints),
     itemOf: through.map((lists) => lists.at(-1)),
     itemsOf: through.map((lists) => lists.filter((list): list is string => list !== undefined)),
+    itemValues: endpoints.map((e) => itemValues(e, stems)),
     vocabulary,
     groups,
     groupsOfWord,

@@ -558,6 +558,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     guest,
     bothKinds,
     verbOnOther,
+    verbOnMachine: guestLike,
     oneItem: namesValue || asksForOne,
     named,
     namedByName,

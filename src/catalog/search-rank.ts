@@ -1,4 +1,5 @@
 // Ranking: order by score, keep the top five free of VM/container twins, page.
+import { stem } from "./stem.ts";
 
 /** How many of the first results are kept free of near-duplicates. */
 const DIVERSE_TOP = 5;
@@ -84,4 +85,39 @@ export function typedTerms(
     if (concept.names) typed.add(concept.names);
   }
   return typed;
+}
+
+/**
+ * Lists whose item a query need not name: every guest, volume, service and disk is on a node,
+ * and a backup, an ISO or a disk image lies on a storage.
+ */
+const IMPLIED_LISTS: ReadonlySet<string> = new Set(["node", "storage"].map((w) => stem(w)));
+/** The lists of guests, which any guest word names. */
+const GUEST_LISTS: ReadonlySet<string> = new Set(["qemu", "lxc"]);
+
+/** What a query says that may name the item an endpoint belongs to. */
+export interface ItemMention {
+  /** Every term the query asks, synonyms included. */
+  asked: ReadonlySet<string>;
+  /** It speaks of a guest, of either kind. */
+  guest: boolean;
+  /** The endpoint takes a value the query types ("vzdump-qemu-…vma.zst": a storage's content), or the guest it names. */
+  takesTypedValue: boolean;
+}
+
+/**
+ * Whether the query speaks of the item an endpoint lies below (`itemOf`, the stem of its list:
+ * "backup" for /cluster/backup/{id}/included_volumes): by the list's word or a synonym of it, a guest by any guest word, by a value of its kind typed, or by one of the values its placeholder
+ * takes (`values`, each the stems of its words: "corosync" of {service}). A node's or a storage's item is always spoken of.
+ */
+export function itemSpokenOf(
+  itemOf: string | undefined,
+  values: readonly (readonly string[])[] | undefined,
+  mention: ItemMention,
+): boolean {
+  if (itemOf === undefined || IMPLIED_LISTS.has(itemOf)) return true;
+  if (mention.asked.has(itemOf)) return true;
+  if (GUEST_LISTS.has(itemOf) && mention.guest) return true;
+  if (mention.takesTypedValue) return true;
+  return values?.some((value) => value.every((w) => mention.asked.has(w))) ?? false;
 }

@@ -51,6 +51,8 @@ export interface EndpointFacts {
   doesPrevented?: boolean;
   /** It undoes what the query's verb does: "unlock" for "lock out the account of eve@pve". */
   undoesVerb?: boolean;
+  /** It lies below one item of a list the query speaks nothing of (itemSpokenOf in search-rank.ts). */
+  itemUnspoken?: boolean;
   /** For an item of a list, or an endpoint below one: the stem of what the list holds ("plugin" for /cluster/acme/plugins/{id}). */
   itemOf?: string | undefined;
   /** It is named by a word of a subordinate clause ("reboot" in "start VM 160 whenever its host reboots"). */
@@ -69,6 +71,8 @@ export interface QueryFacts {
   guest: "qemu" | "lxc" | "any" | "none";
   /** Its verb acts on something that is no guest ("reset the root password", "reboot the host"). */
   verbOnOther?: boolean;
+  /** Its verb acts on a guest or a machine that may be one ("reboot the server 101"). */
+  verbOnMachine?: boolean;
   /** It names both kinds of guest ("every VM and container"). */
   bothKinds?: boolean;
   /** The query is about one particular object (a number, an ID, a path, "details"). */
@@ -187,6 +191,11 @@ export const FACTOR = {
   reversedAction: 0.6,
   /** What a subordinate clause says: "come back up whenever its host reboots" reboots nothing; "a role that can start VMs" starts none. */
   subordinateAction: 0.7,
+  /**
+   * Below an item the query never speaks of: "every VM and container in the cluster with their
+   * node and status" asks no backup job's included volumes, whatever fields the two share.
+   */
+  itemUnspoken: 0.75,
   /** Deleting what stays: "remove VM 100 from HA" keeps VM 100, "remove user bob@pve from group admins" keeps bob. */
   deletesWhatStays: 0.5,
   /** A picture, when data is asked for: "usage history of storage local-zfs" is rrddata, not the rrd PNG. */
@@ -274,6 +283,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // "remove VM 100 from HA", "remove user bob@pve from group admins": VM 100 and bob stay.
   if (e.method === "DELETE" && e.item && e.itemOf !== undefined && q.staying?.has(e.itemOf))
     f *= FACTOR.deletesWhatStays;
+  if (e.itemUnspoken) f *= FACTOR.itemUnspoken;
   if (e.returnsImage && !q.asksImage) f *= FACTOR.imageUnasked;
   if (e.subsystemsMissed) f *= FACTOR.otherSubsystem ** e.subsystemsMissed;
   return f;

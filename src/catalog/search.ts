@@ -3,7 +3,7 @@ import { EQUIVALENT_WEIGHT, type Concept } from "./search-concepts.ts";
 import { stem } from "./stem.ts";
 import { words } from "./text.ts";
 import { PATH_KINDS, valueTerm } from "./search-values.ts";
-import { diversify, listsBetter, TWINS_REORDERED, typedTerms, unitsMissed } from "./search-rank.ts";
+import { diversify, itemSpokenOf, listsBetter, TWINS_REORDERED, typedTerms, unitsMissed } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import type { PostingList } from "./search-terms.ts";
 import { FACTOR_CEILING, scoreFactor, type EndpointFacts } from "./search-score.ts";
@@ -447,6 +447,11 @@ export function runSearch(
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
       listsBetter: listsBetter(index.listedBy[id]!, id, matched, conceptsMatched),
       undoesVerb: reversed.size > 0 && units.some((unit) => unit.some((t) => reversed.has(t))),
+      itemUnspoken: !itemSpokenOf(index.itemOf[id], index.itemValues[id], {
+        asked,
+        guest: analysis.guest !== "none" || analysis.namesGuest || analysis.verbOnMachine === true,
+        takesTypedValue: valueIds.some((ids) => ids.has(id)),
+      }),
       doesPrevented:
         analysis.prevented !== undefined &&
         (units.some((unit) => unit.some((t) => analysis.prevented!.has(t))) ||

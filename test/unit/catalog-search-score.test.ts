@@ -9,6 +9,7 @@ import {
   crossKindTwins,
   isSetter,
   itemKinds,
+  itemValues,
   mappingUses,
   OWN_TWIN,
   summaryObject,
@@ -22,6 +23,7 @@ import {
   type EndpointFacts,
   type QueryFacts,
 } from "../../src/catalog/search-score.ts";
+import { itemSpokenOf } from "../../src/catalog/search-rank.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
@@ -231,6 +233,9 @@ describe("scoreFactor", () => {
     // "shut down all guests on node pve2": a host's name is a value the endpoint must take.
     ["a node named, nowhere to put it", { takesNode: false }, { nodeByName: true }, FACTOR.nodeNowhere],
     ["a node named, a place for it", { takesNode: true }, { nodeByName: true }, 1],
+    // "every VM and container in the cluster with their node and status": no backup job is spoken of.
+    ["below an item the query never speaks of", { itemUnspoken: true }, {}, FACTOR.itemUnspoken],
+    ["below an item the query speaks of", { itemUnspoken: false }, {}, 1],
     ["a node named and the cluster too", { takesNode: false }, { nodeByName: true, namesCluster: true }, 1],
     [
       "the node only by its word",
@@ -303,6 +308,7 @@ describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
         doesPrevented: bool(),
         undoesVerb: bool(),
         itemOf: pick([undefined, "user"]),
+        itemUnspoken: bool(),
         doesSubordinate: bool(),
         returnsImage: bool(),
         takesNode: pick([undefined, false, true]),
@@ -590,4 +596,59 @@ describe("takesNode: a node's name has a place in it", () => {
       expect(takes("POST", "/nodes/{node}/stopall")).toBe(true);
     },
   );
+});
+
+describe("itemValues: the values that name an endpoint's item", () => {
+  const endpoint = (path: string, parameters: Record<string, unknown> = {}) =>
+    ({ method: "POST", path, parameters, returns: {} }) as unknown as Endpoint;
+  test.each([
+    [
+      "the values its last placeholder enumerates, by the stems of their words",
+      endpoint("/nodes/{node}/services/{service}/restart", { service: { enum: ["corosync", "pve-ha-lrm"] } }),
+      [["corosync"], ["ha", "lrm"]],
+    ],
+    ["a placeholder that lists no values", endpoint("/cluster/backup/{id}/included_volumes", { id: {} }), undefined],
+    ["no placeholder", endpoint("/cluster/resources", { type: { enum: ["vm", "storage"] } }), undefined],
+    [
+      "only the last placeholder's",
+      endpoint("/nodes/{node}/ceph/osd/{osdid}/in", { node: { enum: ["pve1"] }, osdid: {} }),
+      undefined,
+    ],
+  ])("%s", (_name, e, expected) => {
+    expect(itemValues(e, new Map())).toEqual(expected);
+  });
+
+  test.skipIf(!haveSharedData("itemValues on the real schema", SCHEMA_FILES["9.1"].file))(
+    "PVE 9.1: a node's services are named by their own names",
+    () => {
+      const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), {
+        kind: "inline",
+        location: "9.1",
+      });
+      const values = itemValues(catalog.endpoint("POST", "/nodes/{node}/services/{service}/restart")!, new Map());
+      expect(values).toContainEqual(["corosync"]);
+      expect(values).toContainEqual(["pveproxi"]);
+      expect(itemValues(catalog.endpoint("GET", "/cluster/backup/{id}/included_volumes")!, new Map())).toBeUndefined();
+    },
+  );
+});
+
+describe("itemSpokenOf: the query speaks of the item an endpoint lies below", () => {
+  const none = { asked: new Set<string>(), guest: false, takesTypedValue: false };
+  test.each<[string, string | undefined, string[][] | undefined, Partial<typeof none>, boolean]>([
+    ["no item at all", undefined, undefined, {}, true],
+    ["a backup job, not a word of it", "backup", undefined, {}, false],
+    ["a backup job by its word", "backup", undefined, { asked: new Set(["backup"]) }, true],
+    // A node's and a storage's items are spoken of by whatever lies on them.
+    ["a node's item", "node", undefined, {}, true],
+    ["a storage's item", "storag", undefined, {}, true],
+    ["a VM by any guest word", "qemu", undefined, { guest: true }, true],
+    ["a VM, no guest spoken of", "qemu", undefined, {}, false],
+    ["a value of its kind typed", "content", undefined, { takesTypedValue: true }, true],
+    ["a service by its name", "servic", [["corosync"], ["ha", "lrm"]], { asked: new Set(["corosync"]) }, true],
+    ["a service by every word of its name", "servic", [["ha", "lrm"]], { asked: new Set(["ha", "lrm"]) }, true],
+    ["a service by one word of its name", "servic", [["ha", "lrm"]], { asked: new Set(["ha"]) }, false],
+  ])("%s", (_name, itemOf, values, mention, expected) => {
+    expect(itemSpokenOf(itemOf, values, { ...none, ...mention })).toBe(expected);
+  });
 });
