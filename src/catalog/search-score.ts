@@ -171,6 +171,8 @@ export const FACTOR = {
   createInExisting: 0.7,
   /** Creating a guest, when no verb of creation is said. */
   guestNotCreated: 0.6,
+  /** Adding an item to a list, when the query states a read of that list ("show every snapshot of CT 311"). */
+  createForList: 0.6,
   /** A read, when the query states a verb that changes something. */
   readForWrite: 0.8,
   /** Any write, when the query opens with a verb of no known method. */
@@ -258,6 +260,9 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.agentCommand && !q.namesAgent && q.guest === "none") f *= FACTOR.agentWithoutGuest;
   if (q.question && e.method !== "GET") f *= FACTOR.writeForQuestion;
   if (q.methodStated && q.method !== "GET" && e.method === "GET") f *= FACTOR.readForWrite;
+  // "show me every snapshot that CT 311 has": the list is read, not one more snapshot made.
+  if (q.methodStated && q.method === "GET" && e.creates !== undefined && q.listsAsked?.has(e.creates) && !q.createVerb)
+    f *= FACTOR.createForList;
   if (q.acts && e.method !== "GET") f *= FACTOR.unknownAction;
   // "add a second network card to VM 120": VM 120 exists; the create-VM endpoint merely lists NICs.
   if (e.createsGuest && q.guestIsPlace) f *= FACTOR.createInExisting;

@@ -236,6 +236,25 @@ describe("scoreFactor", () => {
     // "every VM and container in the cluster with their node and status": no backup job is spoken of.
     ["below an item the query never speaks of", { itemUnspoken: true }, {}, FACTOR.itemUnspoken],
     ["below an item the query speaks of", { itemUnspoken: false }, {}, 1],
+    // "display each snapshot of CT 240": the list is read, not one more snapshot made.
+    [
+      "adding to a list the query reads",
+      { method: "POST", creates: "snapshot" },
+      { method: "GET", methodStated: true, listsAsked: new Set(["snapshot"]) },
+      FACTOR.createForList,
+    ],
+    [
+      "adding to a list, the read only assumed",
+      { method: "POST", creates: "snapshot" },
+      { method: "GET", listsAsked: new Set(["snapshot"]) },
+      1,
+    ],
+    [
+      "adding to a list, creating said",
+      { method: "POST", creates: "snapshot" },
+      { method: "GET", methodStated: true, listsAsked: new Set(["snapshot"]), createVerb: true },
+      FACTOR.createForList / FACTOR.createForList,
+    ],
     ["a node named and the cluster too", { takesNode: false }, { nodeByName: true, namesCluster: true }, 1],
     [
       "the node only by its word",

@@ -44,6 +44,7 @@ import { hostsByName } from "../../src/catalog/search-scope.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { createdOf, definiteOf, ownersOf, placesOf, possessors } from "../../src/catalog/search-objects.ts";
 import {
+  buildSearchIndex,
   collectionAliases,
   listsThrough,
   negatedFlags,
@@ -1934,6 +1935,39 @@ describe("the twenty-second round of issue 11, on PVE 9.1", async () => {
       "POST /nodes/{node}/services/{service}/restart",
     );
   });
+
+  // Reading a list says no item is added to it; words the schema says rarely count from the docs.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: the list read, not one more made", (which) => {
+    const catalog = catalogs![which]!;
+    expect(ranked(catalog, "display each snapshot of CT 240")[0]).toBe("GET /nodes/{node}/lxc/{vmid}/snapshot");
+  });
+  test.skipIf(!present)("withDocs: NFS exports offered by a filer", () => {
+    expect(ranked(catalogs!.withDocs!, "what NFS exports does the filer at 192.168.1.20 offer")[0]).toBe(
+      "GET /nodes/{node}/scan/nfs",
+    );
+  });
+});
+
+describe("docs words: those the schema lacks or says of at most two endpoints", () => {
+  const endpoint = (path: string, description: string) =>
+    ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
+  const endpoints = [
+    endpoint("/a", "Show the fencing state and the backup."),
+    endpoint("/b", "List the backup jobs."),
+    endpoint("/c", "Read the backup log."),
+    endpoint("/d", "Read the quorum votes."),
+  ];
+  // The docs speak of /d with a word the schema lacks, one it says once, and one it says thrice.
+  const index = buildSearchIndex(endpoints, { texts: [[], [], [], ["widgets, fencing and the backup"]] });
+  const holds = (word: string) => index.postings.get(stem(word))?.ids.includes(3) ?? false;
+
+  test.each([
+    ["a word the schema lacks", "widgets", true],
+    ["a word the schema says of one endpoint", "fencing", true],
+    ["a word the schema says of three", "backup", false],
+  ])("%s: %s", (_name, word, expected) => {
+    expect(holds(word)).toBe(expected);
+  });
 });
 
 describe("pathStems: the words of a path", () => {
@@ -3338,19 +3372,22 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 89.2, 94.2],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 89.2, 95.8],
+  ["search-fresh7-sealed", true, 89.2, 96.7],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  ["search-fresh8-sealed", true, 80, 95],
+  // Back to its floor before the twenty-second round: a word the schema says rarely now counts
+  // from the docs (RARE_IN_SCHEMA), and the config's docs put it before move_disk for "hand disk
+  // scsi2 over from VM 101 to VM 102". 12 queries of the opened sets rose, 2 fell.
+  ["search-fresh8-sealed", true, 79.2, 95],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 90, 99.2],
+  ["search-fresh9-sealed", true, 90.8, 99.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 86.7, 92.5],
   ["search-fresh11-sealed", true, 86.7, 95.8],
   ["search-fresh12-sealed", true, 80, 96.7],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 83.3, 96.7],
+  ["search-fresh13-sealed", true, 84.2, 96.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
@@ -3360,14 +3397,14 @@ const FLOORS: [string, boolean, number, number][] = [
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
   // a setting (four first places over the opened sets, three on the first reader's queries).
-  ["search-fresh17-sealed", true, 87.3, 97.3],
+  ["search-fresh17-sealed", true, 87.3, 98.2],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 80.9, 93.6],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
-  ["search-fresh19-sealed", true, 77.3, 90],
+  ["search-fresh19-sealed", true, 78.2, 90],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 88.2, 95.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
@@ -3380,10 +3417,10 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh23-sealed", true, 77.3, 87.3],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 77.3, 86.4],
+  ["search-fresh24-sealed", true, 77.3, 87.3],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
-  ["search-fresh27-sealed", true, 79.1, 88.2],
+  ["search-fresh27-sealed", true, 79.1, 89.1],
   // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
   // traded for "added" stemming as "add" (three first places); and in the twelfth by one ("a backup
   // task has been hanging for hours …", seventh now), traded for one identity unit per word (a
@@ -3394,10 +3431,10 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh32-sealed", true, 75.5, 89.1],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
-  ["search-fresh38-sealed", true, 72.7, 83.6],
+  ["search-fresh38-sealed", true, 73.6, 83.6],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
-  ["search-fresh39-sealed", true, 81.8, 86.4],
+  ["search-fresh39-sealed", true, 82.7, 86.4],
   // The thirteenth round's opened check, one of five written during it: measured at the start
   // commit (82.7 / 92.7), then opened to find classes; fresh42-45 stay sealed.
   ["search-fresh41-sealed", true, 87.3, 92.7],
@@ -3406,5 +3443,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh46-sealed", true, 84.5, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 76.4, 89.1],
+  ["search-fresh50-sealed", true, 77.3, 89.1],
 ];
