@@ -44,7 +44,6 @@ import { hostsByName } from "../../src/catalog/search-scope.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import { createdOf, definiteOf, ownersOf, placesOf, possessors } from "../../src/catalog/search-objects.ts";
 import {
-  buildSearchIndex,
   collectionAliases,
   listsThrough,
   negatedFlags,
