@@ -453,21 +453,29 @@ export function rootLists(paths: readonly string[], stemOf: (word: string) => st
   return lists;
 }
 
+/** How an endpoint's item may be named besides by its list's word. */
+export interface ItemNames {
+  /** The values its placeholder enumerates, each as the stems of its words (a service's name). */
+  values?: readonly string[][];
+}
+
 /**
- * The values an endpoint's last placeholder may take, when its schema lists them, each as the
- * stems of its words: the services of /nodes/{node}/services/{service} (corosync; pve-ha-lrm as
- * ha, lrm), each a name of one item.
+ * How the item an endpoint's last placeholder stands for may be named: by one of the values the
+ * schema enumerates for it (the services of /nodes/{node}/services/{service}: corosync; pve-ha-lrm
+ * as ha, lrm), unless every word of the value is a word of the API's paths (`pathWords`:
+ * pve-cluster's "cluster" names the cluster, not a service).
  */
-export function itemValues(e: Endpoint, stems: Map<string, string>): readonly string[][] | undefined {
+export function itemNames(e: Endpoint, stems: Map<string, string>, pathWords: ReadonlySet<string>): ItemNames {
   const placeholder = /\{([^{}]+)\}(?!.*\{)/.exec(e.path)?.[1];
-  const values = placeholder === undefined ? undefined : e.parameters[placeholder]?.enum;
-  if (!values?.length) return undefined;
-  return values
+  const param = placeholder === undefined ? undefined : e.parameters[placeholder];
+  if (!param) return {};
+  const values = (param.enum ?? [])
     .filter((v): v is string => typeof v === "string")
     .map((v) =>
       words(v)
         .filter((w) => !STOPWORDS.has(w))
         .map((w) => stem(w, stems)),
     )
-    .filter((ws) => ws.length > 0);
+    .filter((ws) => ws.some((w) => !pathWords.has(w)));
+  return values.length ? { values } : {};
 }

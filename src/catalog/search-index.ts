@@ -29,7 +29,7 @@ import {
   summaryObject,
   withStandIns,
   itemKinds,
-  itemValues,
+  itemNames,
   mappingUses,
   pathStems,
   phraseBoundWords,
@@ -37,6 +37,7 @@ import {
   subsystemLists,
   subsystemWords,
   type PhraseBound,
+  type ItemNames,
 } from "./search-facts.ts";
 import { successorTexts } from "./successors.ts";
 
@@ -76,8 +77,9 @@ const FIELD = {
 } as const;
 
 /**
- * A word the schema says of at most this many endpoints tells as much in the docs as one it
- * lacks, so the docs add it to the endpoints they speak of (calibrated on the opened sets,
+ * A word the schema holds for at most this many endpoints (in their own words, their parameters'
+ * or their siblings') tells as much in the docs as one it lacks, so the docs add it to the other
+ * endpoints they speak of (calibrated on the opened sets,
  * twenty-second round: at 1, 1 query better and 1 worse; at 2, 12 and 2; at 3, 17 and 5).
  */
 const RARE_IN_SCHEMA = 2;
@@ -158,8 +160,8 @@ export interface SearchIndex {
   itemOf: (string | undefined)[];
   /** Per endpoint, the stems of every list whose item its path goes through, the nearest last. */
   itemsOf: string[][];
-  /** Per endpoint, the values its last placeholder may take, as stems of their words, when the schema lists them (itemValues). */
-  itemValues: (readonly string[][] | undefined)[];
+  /** Per endpoint, how its item may be named besides its list's word (itemNames). */
+  itemNames: ItemNames[];
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
@@ -447,7 +449,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     for (const item of items) for (const term of item) if (!seen.has(term) && !schemaHas(term)) seen.add(term);
     for (const term of seen) fromDocs.set(term, [...(fromDocs.get(term) ?? []), id]);
   });
-  for (const [term, ids] of fromDocs) for (const id of ids) postings.add(term, id, FIELD.docs);
+  // Where the schema gives the endpoint the word already, the docs' field adds to that entry.
+  for (const [term, ids] of fromDocs) for (const id of ids) postings.addField(term, id, FIELD.docs);
 
   const related = new Map<string, string[]>();
   for (const [word, targets] of Object.entries(RELATED))
@@ -523,6 +526,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       if (w.length >= 6 && !compounds.has(w) && !/\d/.test(w) && !terms.split(w)) compounds.add(w);
     }
   });
+  // The words of the API's paths, which name lists and actions, not one service or flag.
+  const pathWords = new Set(endpoints.flatMap((e) => pathStems(e.path, (w) => stem(w, stems))));
   const collectionOf = collections(endpoints, stems);
   const listed = new Map<string, string>();
   endpoints.forEach((e, id) => {
@@ -560,7 +565,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     storageTypes: storageTypes(endpoints),
     itemOf: through.map((lists) => lists.at(-1)),
     itemsOf: through.map((lists) => lists.filter((list): list is string => list !== undefined)),
-    itemValues: endpoints.map((e) => itemValues(e, stems)),
+    itemNames: endpoints.map((e) => itemNames(e, stems, pathWords)),
     vocabulary,
     groups,
     groupsOfWord,

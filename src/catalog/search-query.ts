@@ -547,6 +547,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // object should be ("create user alice, the account should expire at the end of the year"): it
   // takes no creation back.
   const createVerb = causativeAt < 0 && !guestGoesTo(raw) && creating !== undefined;
+  // "show me how to create users": creating is said, though not as the request's verb.
+  const createSaid = concepts.some((c) => c.terms.get(stem("create", index.stems)) === 1);
   const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
   const isName = (i: number) => tokens[i]?.literal === true;
   const besides = (i: number) => isName(i) || !!(tokens[i]?.aside || tokens[i]?.purpose || tokens[i]?.subordinate);
@@ -558,7 +560,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     guest,
     bothKinds,
     verbOnOther,
-    verbOnMachine: guestLike,
+    // "reboot the server 101": a machine named by a number may be a guest.
+    machineByNumber: tokens.some((t, k) => MACHINE_WORDS.has(t.word) && /^\d+$/.test(tokens[k + 1]?.word ?? "")),
     oneItem: namesValue || asksForOne,
     named,
     namedByName,
@@ -577,6 +580,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
         ? createdOf(said, index, index.creatable, createdAt, besides)
         : new Set<string>(),
     createVerb,
+    createSaid,
     ...(causedVerb ? { causedVerb } : {}),
     ...(prevented.size ? { prevented } : {}),
     ...(subordinates.size ? { subordinates: setMinus(subordinates, mainTerms) } : {}),

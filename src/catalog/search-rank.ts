@@ -1,4 +1,5 @@
 // Ranking: order by score, keep the top five free of VM/container twins, page.
+import type { ItemNames } from "./search-facts.ts";
 import { stem } from "./stem.ts";
 
 /** How many of the first results are kept free of near-duplicates. */
@@ -106,18 +107,16 @@ export interface ItemMention {
 }
 
 /**
- * Whether the query speaks of the item an endpoint lies below (`itemOf`, the stem of its list:
- * "backup" for /cluster/backup/{id}/included_volumes): by the list's word or a synonym of it, a guest by any guest word, by a value of its kind typed, or by one of the values its placeholder
- * takes (`values`, each the stems of its words: "corosync" of {service}). A node's or a storage's item is always spoken of.
+ * Whether the query speaks of the item an endpoint is or lies below (`itemOf`, the stem of its
+ * list: "backup" for /cluster/backup/{id} and its included_volumes): by the list's word or a
+ * synonym of it, by any guest word for a VM or a container, by a
+ * value typed that the endpoint takes, or by one of the values its placeholder enumerates
+ * (`names.values`: "corosync" of {service}). A node's or a storage's item is always spoken of.
  */
-export function itemSpokenOf(
-  itemOf: string | undefined,
-  values: readonly (readonly string[])[] | undefined,
-  mention: ItemMention,
-): boolean {
+export function itemSpokenOf(itemOf: string | undefined, names: ItemNames, mention: ItemMention): boolean {
   if (itemOf === undefined || IMPLIED_LISTS.has(itemOf)) return true;
   if (mention.asked.has(itemOf)) return true;
   if (GUEST_LISTS.has(itemOf) && mention.guest) return true;
   if (mention.takesTypedValue) return true;
-  return values?.some((value) => value.every((w) => mention.asked.has(w))) ?? false;
+  return names.values?.some((value) => value.every((w) => mention.asked.has(w))) ?? false;
 }

@@ -51,7 +51,7 @@ export interface EndpointFacts {
   doesPrevented?: boolean;
   /** It undoes what the query's verb does: "unlock" for "lock out the account of eve@pve". */
   undoesVerb?: boolean;
-  /** It lies below one item of a list the query speaks nothing of (itemSpokenOf in search-rank.ts). */
+  /** It is, or lies below, one item of a list the query speaks nothing of (itemSpokenOf in search-rank.ts). */
   itemUnspoken?: boolean;
   /** For an item of a list, or an endpoint below one: the stem of what the list holds ("plugin" for /cluster/acme/plugins/{id}). */
   itemOf?: string | undefined;
@@ -71,8 +71,8 @@ export interface QueryFacts {
   guest: "qemu" | "lxc" | "any" | "none";
   /** Its verb acts on something that is no guest ("reset the root password", "reboot the host"). */
   verbOnOther?: boolean;
-  /** Its verb acts on a guest or a machine that may be one ("reboot the server 101"). */
-  verbOnMachine?: boolean;
+  /** It names a machine by a number, which may be a guest ("reboot the server 101"). */
+  machineByNumber?: boolean;
   /** It names both kinds of guest ("every VM and container"). */
   bothKinds?: boolean;
   /** The query is about one particular object (a number, an ID, a path, "details"). */
@@ -105,6 +105,8 @@ export interface QueryFacts {
   definite?: ReadonlySet<string>;
   /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
   createVerb?: boolean;
+  /** A verb of creation is said anywhere, the request's or not ("show me how to create users"). */
+  createSaid?: boolean;
   /** Stems of the lists it asks for whole: a collection's noun in the plural, or after "all"/"every". */
   listsAsked?: ReadonlySet<string>;
   /** Stems of the words typed in the plural ("command" of "commands"). */
@@ -194,7 +196,7 @@ export const FACTOR = {
   /** What a subordinate clause says: "come back up whenever its host reboots" reboots nothing; "a role that can start VMs" starts none. */
   subordinateAction: 0.7,
   /**
-   * Below an item the query never speaks of: "every VM and container in the cluster with their
+   * One item, or below one, that the query never speaks of: "every VM and container in the cluster with their
    * node and status" asks no backup job's included volumes, whatever fields the two share.
    */
   itemUnspoken: 0.75,
@@ -261,7 +263,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (q.question && e.method !== "GET") f *= FACTOR.writeForQuestion;
   if (q.methodStated && q.method !== "GET" && e.method === "GET") f *= FACTOR.readForWrite;
   // "show me every snapshot that CT 311 has": the list is read, not one more snapshot made.
-  if (q.methodStated && q.method === "GET" && e.creates !== undefined && q.listsAsked?.has(e.creates) && !q.createVerb)
+  if (q.methodStated && q.method === "GET" && e.creates !== undefined && q.listsAsked?.has(e.creates) && !q.createSaid)
     f *= FACTOR.createForList;
   if (q.acts && e.method !== "GET") f *= FACTOR.unknownAction;
   // "add a second network card to VM 120": VM 120 exists; the create-VM endpoint merely lists NICs.

@@ -140,6 +140,15 @@ export class Postings {
     this.lists[termId] = undefined;
   }
 
+  /** Adds one more field of the endpoint's own: to the weight it has for the term, or as a new entry. */
+  addField(termId: number, endpoint: number, weight: number): void {
+    const at = this.ids[termId]!.indexOf(endpoint);
+    if (at < 0) return this.add(termId, endpoint, weight);
+    this.weights[termId]![at]! += weight;
+    this.paramOnly[termId]?.delete(endpoint);
+    this.lists[termId] = undefined;
+  }
+
   get(term: string): PostingList | undefined {
     const id = this.byTerm.get(term);
     if (id === undefined || this.ids[id]!.length === 0) return undefined;

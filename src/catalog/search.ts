@@ -368,6 +368,9 @@ export function runSearch(
   }
   for (const part of analysis.compoundParts) asked.add(part);
   const typedAsked = typedTerms(analysis.concepts, analysis.compoundParts);
+  // The words that may name an item: what is asked, and each word typed, which a phrase's term
+  // holds whole ("acme account").
+  const spoken = new Set([...asked, ...words(query).map((w) => stem(w, index.stems))]);
   const subsystems = subsystemsNamed(index, analysis);
   const pinned = hints.pinned ?? [];
   // A path typed need not be taken: "snapshot VM 100 before editing /etc/fstab", "convert VM 100
@@ -447,9 +450,9 @@ export function runSearch(
         analysis.subordinates !== undefined && units.some((unit) => unit.some((t) => analysis.subordinates!.has(t))),
       listsBetter: listsBetter(index.listedBy[id]!, id, matched, conceptsMatched),
       undoesVerb: reversed.size > 0 && units.some((unit) => unit.some((t) => reversed.has(t))),
-      itemUnspoken: !itemSpokenOf(index.itemOf[id], index.itemValues[id], {
-        asked,
-        guest: analysis.guest !== "none" || analysis.namesGuest || analysis.verbOnMachine === true,
+      itemUnspoken: !itemSpokenOf(index.itemOf[id], index.itemNames[id]!, {
+        asked: spoken,
+        guest: analysis.guest !== "none" || analysis.namesGuest || !!analysis.machineByNumber,
         takesTypedValue: valueIds.some((ids) => ids.has(id)),
       }),
       doesPrevented:

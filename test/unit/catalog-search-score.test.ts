@@ -9,7 +9,8 @@ import {
   crossKindTwins,
   isSetter,
   itemKinds,
-  itemValues,
+  itemNames,
+  type ItemNames,
   mappingUses,
   OWN_TWIN,
   summaryObject,
@@ -250,10 +251,10 @@ describe("scoreFactor", () => {
       1,
     ],
     [
-      "adding to a list, creating said",
+      'adding to a list, creating said ("show me how to create snapshots")',
       { method: "POST", creates: "snapshot" },
-      { method: "GET", methodStated: true, listsAsked: new Set(["snapshot"]), createVerb: true },
-      FACTOR.createForList / FACTOR.createForList,
+      { method: "GET", methodStated: true, listsAsked: new Set(["snapshot"]), createSaid: true },
+      1,
     ],
     ["a node named and the cluster too", { takesNode: false }, { nodeByName: true, namesCluster: true }, 1],
     [
@@ -617,57 +618,82 @@ describe("takesNode: a node's name has a place in it", () => {
   );
 });
 
-describe("itemValues: the values that name an endpoint's item", () => {
+describe("itemNames: how an endpoint's item may be named", () => {
   const endpoint = (path: string, parameters: Record<string, unknown> = {}) =>
     ({ method: "POST", path, parameters, returns: {} }) as unknown as Endpoint;
+  // The words of the paths: "cluster" and "firewal" name parts of the API, not a service.
+  const pathWords = new Set(["cluster", "firewal", "ha"]);
   test.each([
     [
       "the values its last placeholder enumerates, by the stems of their words",
       endpoint("/nodes/{node}/services/{service}/restart", { service: { enum: ["corosync", "pve-ha-lrm"] } }),
-      [["corosync"], ["ha", "lrm"]],
+      { values: [["corosync"], ["ha", "lrm"]] },
     ],
-    ["a placeholder that lists no values", endpoint("/cluster/backup/{id}/included_volumes", { id: {} }), undefined],
-    ["no placeholder", endpoint("/cluster/resources", { type: { enum: ["vm", "storage"] } }), undefined],
+    [
+      "not a value whose every word is a path's",
+      endpoint("/nodes/{node}/services/{service}/state", {
+        service: { enum: ["pve-cluster", "pve-firewall", "chrony"] },
+      }),
+      { values: [["chroni"]] },
+    ],
+    ["a placeholder that lists no values", endpoint("/cluster/backup/{id}/included_volumes", { id: {} }), {}],
+    ["no placeholder", endpoint("/cluster/resources", { type: { enum: ["vm", "storage"] } }), {}],
     [
       "only the last placeholder's",
       endpoint("/nodes/{node}/ceph/osd/{osdid}/in", { node: { enum: ["pve1"] }, osdid: {} }),
-      undefined,
+      {},
     ],
   ])("%s", (_name, e, expected) => {
-    expect(itemValues(e, new Map())).toEqual(expected);
+    expect(itemNames(e, new Map(), pathWords)).toEqual(expected);
   });
 
-  test.skipIf(!haveSharedData("itemValues on the real schema", SCHEMA_FILES["9.1"].file))(
+  test.skipIf(!haveSharedData("itemNames on the real schema", SCHEMA_FILES["9.1"].file))(
     "PVE 9.1: a node's services are named by their own names",
     () => {
       const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), {
         kind: "inline",
         location: "9.1",
       });
-      const values = itemValues(catalog.endpoint("POST", "/nodes/{node}/services/{service}/restart")!, new Map());
-      expect(values).toContainEqual(["corosync"]);
-      expect(values).toContainEqual(["pveproxi"]);
-      expect(itemValues(catalog.endpoint("GET", "/cluster/backup/{id}/included_volumes")!, new Map())).toBeUndefined();
+      const names = (method: string, path: string) => itemNames(catalog.endpoint(method, path)!, new Map(), pathWords);
+      const service = names("POST", "/nodes/{node}/services/{service}/restart").values;
+      expect(service).toContainEqual(["corosync"]);
+      expect(service).toContainEqual(["pveproxi"]);
+      expect(service).not.toContainEqual(["cluster"]);
+      expect(names("GET", "/cluster/backup/{id}/included_volumes")).toEqual({});
     },
   );
 });
 
-describe("itemSpokenOf: the query speaks of the item an endpoint lies below", () => {
+describe("itemSpokenOf: the query speaks of the item an endpoint is or lies below", () => {
   const none = { asked: new Set<string>(), guest: false, takesTypedValue: false };
-  test.each<[string, string | undefined, string[][] | undefined, Partial<typeof none>, boolean]>([
-    ["no item at all", undefined, undefined, {}, true],
-    ["a backup job, not a word of it", "backup", undefined, {}, false],
-    ["a backup job by its word", "backup", undefined, { asked: new Set(["backup"]) }, true],
+  test.each<[string, string | undefined, ItemNames, Partial<typeof none>, boolean]>([
+    ["no item at all", undefined, {}, {}, true],
+    ["a backup job, not a word of it", "backup", {}, {}, false],
+    ["a backup job by its word", "backup", {}, { asked: new Set(["backup"]) }, true],
     // A node's and a storage's items are spoken of by whatever lies on them.
-    ["a node's item", "node", undefined, {}, true],
-    ["a storage's item", "storag", undefined, {}, true],
-    ["a VM by any guest word", "qemu", undefined, { guest: true }, true],
-    ["a VM, no guest spoken of", "qemu", undefined, {}, false],
-    ["a value of its kind typed", "content", undefined, { takesTypedValue: true }, true],
-    ["a service by its name", "servic", [["corosync"], ["ha", "lrm"]], { asked: new Set(["corosync"]) }, true],
-    ["a service by every word of its name", "servic", [["ha", "lrm"]], { asked: new Set(["ha", "lrm"]) }, true],
-    ["a service by one word of its name", "servic", [["ha", "lrm"]], { asked: new Set(["ha"]) }, false],
-  ])("%s", (_name, itemOf, values, mention, expected) => {
-    expect(itemSpokenOf(itemOf, values, { ...none, ...mention })).toBe(expected);
+    ["a node's item", "node", {}, {}, true],
+    ["a storage's item", "storag", {}, {}, true],
+    ["a VM by any guest word", "qemu", {}, { guest: true }, true],
+    ["a VM, no guest spoken of", "qemu", {}, {}, false],
+    // An HA resource's `sid` takes a guest's ID, yet a guest word alone does not name it.
+    ["an HA resource by a guest word", "resourc", {}, { guest: true }, false],
+    ["a value of its kind typed", "content", {}, { takesTypedValue: true }, true],
+    [
+      "a service by its name",
+      "servic",
+      { values: [["corosync"], ["ha", "lrm"]] },
+      { asked: new Set(["corosync"]) },
+      true,
+    ],
+    [
+      "a service by every word of its name",
+      "servic",
+      { values: [["ha", "lrm"]] },
+      { asked: new Set(["ha", "lrm"]) },
+      true,
+    ],
+    ["a service by one word of its name", "servic", { values: [["ha", "lrm"]] }, { asked: new Set(["ha"]) }, false],
+  ])("%s", (_name, itemOf, names, mention, expected) => {
+    expect(itemSpokenOf(itemOf, names, { ...none, ...mention })).toBe(expected);
   });
 });

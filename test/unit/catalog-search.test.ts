@@ -1933,6 +1933,10 @@ describe("the twenty-second round of issue 11, on PVE 9.1", async () => {
     expect(ranked(catalog, "systemctl restart chrony on pve3")[0]).toBe(
       "POST /nodes/{node}/services/{service}/restart",
     );
+    // A phrase's term ("acme account") holds the list's word: the account is spoken of.
+    expect(ranked(catalog, "update the contact email of the default acme account")[0]).toBe(
+      "PUT /cluster/acme/account/{name}",
+    );
   });
 
   // Reading a list says no item is added to it; words the schema says rarely count from the docs.
@@ -1966,6 +1970,32 @@ describe("docs words: those the schema lacks or says of at most two endpoints", 
     ["a word the schema says of three", "backup", false],
   ])("%s: %s", (_name, word, expected) => {
     expect(holds(word)).toBe(expected);
+  });
+
+  // The docs speaking of /a with a word the schema gives /a: one entry, the docs' field added.
+  test("a word the endpoint has already: one entry, weighing more", () => {
+    const plain = buildSearchIndex(endpoints).postings.get(stem("fencing"))!;
+    const withDocs = buildSearchIndex(endpoints, { texts: [["fencing"], [], [], []] }).postings.get(stem("fencing"))!;
+    expect(withDocs.ids).toEqual([0]);
+    expect(withDocs.weights[0]!).toBeGreaterThan(plain.weights[0]!);
+  });
+});
+
+describe("what a query says of creating and of machines", () => {
+  const index = buildSearchIndex([]);
+  test.each([
+    ["reboot the server 101", true],
+    ["restart the mail server", false],
+    ["add an SMTP server for notifications", false],
+    ["power off machine 230", true],
+  ])("%s: a machine named by a number (%p)", (query, expected) => {
+    expect(analyzeQuery(index, query).machineByNumber).toBe(expected);
+  });
+  test.each([
+    ["show me how to create new users", true],
+    ["show me every user", false],
+  ])("%s: creating said (%p)", (query, expected) => {
+    expect(analyzeQuery(index, query).createSaid).toBe(expected);
   });
 });
 
@@ -3349,10 +3379,11 @@ const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", true, 98.3, 100],
   ["dev-queries-2", true, 86, 96],
   ["search-heldout", true, 93.6, 100],
-  // Lowered by one query each in the twenty-second round: an item no word speaks of steps back
-  // (itemUnspoken), and "set the SSH key that cloud-init injects" names its VM only through
-  // cloud-init, a failed start its task only as "the last attempt", "HA-managed VM 100" its HA
-  // resource only through the guest. Over the opened sets, 64 queries rose and 12 fell.
+  // Lowered by one query in the twenty-second round, as were fresh6's and fresh41's top five
+  // below: an item no word speaks of steps back (itemUnspoken). "set the SSH key that cloud-init
+  // injects" names its VM only through cloud-init; in fresh6, "HA-managed VM 100" names its HA
+  // resource only through the guest; in fresh41, a failed start names its task only as "the last
+  // attempt". Over the opened sets, 64 queries rose and 12 fell.
   ["search-fresh-tune", true, 86.1, 97.2],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 85.3, 100],
@@ -3369,14 +3400,15 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 88.3, 97.5],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 89.2, 94.2],
+  ["search-fresh6-sealed", true, 89.2, 94.2], // top five lowered (see search-fresh-tune)
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 89.2, 96.7],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
-  // Back to its floor before the twenty-second round: a word the schema says rarely now counts
-  // from the docs (RARE_IN_SCHEMA), and the config's docs put it before move_disk for "hand disk
-  // scsi2 over from VM 101 to VM 102". 12 queries of the opened sets rose, 2 fell.
+  // First back to its floor before the twenty-second round (its top five rose, 94.2 to 95): a word
+  // the schema says rarely now counts from the docs (RARE_IN_SCHEMA), and the config's docs put it
+  // before move_disk for "hand disk scsi2 over from VM 101 to VM 102". 12 queries of the opened
+  // sets rose, 2 fell.
   ["search-fresh8-sealed", true, 79.2, 95],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 90.8, 99.2],
@@ -3416,7 +3448,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh23-sealed", true, 77.3, 87.3],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 77.3, 87.3],
+  ["search-fresh24-sealed", true, 78.2, 87.3],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 79.1, 89.1],
@@ -3436,7 +3468,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh39-sealed", true, 82.7, 86.4],
   // The thirteenth round's opened check, one of five written during it: measured at the start
   // commit (82.7 / 92.7), then opened to find classes; fresh42-45 stay sealed.
-  ["search-fresh41-sealed", true, 87.3, 92.7],
+  ["search-fresh41-sealed", true, 87.3, 92.7], // top five lowered (see search-fresh-tune)
   // The fourteenth round's opened check, one of four written at its start: measured at the start
   // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
   ["search-fresh46-sealed", true, 84.5, 93.6],
