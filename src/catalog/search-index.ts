@@ -59,8 +59,8 @@ const FIELD = {
   returnName: 0.8,
   /**
    * The values a returned field may take ("qemu", "lxc", "storage" for the items of
-   * /cluster/resources). This, inherited and docs were moved by a quarter in the twenty-second
-   * round's sweep of every field weight on the opened sets, where a step made none worse.
+   * /cluster/resources). This (a fifth down), inherited and docs (a quarter up) were moved in the
+   * twenty-second round's sweep of every field weight on the opened sets, where a step made none worse.
    */
   returnValue: 0.16,
   /**
@@ -78,9 +78,9 @@ const FIELD = {
 
 /**
  * A word the schema holds for at most this many endpoints (in their own words, their parameters'
- * or their siblings') tells as much in the docs as one it lacks, so the docs add it to the other
- * endpoints they speak of (calibrated on the opened sets,
- * twenty-second round: at 1, 1 query better and 1 worse; at 2, 12 and 2; at 3, 17 and 5).
+ * or their siblings') tells as much in the docs as one it lacks, so the docs add it to the
+ * endpoints they speak of (calibrated on the opened sets, twenty-second round: at 1, 1 query
+ * better and 1 worse; at 2, 12 and 2; at 3, 17 and 5).
  */
 const RARE_IN_SCHEMA = 2;
 

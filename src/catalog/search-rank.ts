@@ -98,20 +98,20 @@ const GUEST_LISTS: ReadonlySet<string> = new Set(["qemu", "lxc"]);
 
 /** What a query says that may name the item an endpoint belongs to. */
 export interface ItemMention {
-  /** Every term the query asks, synonyms included. */
+  /** Every term the query asks, synonyms included, and the stem of each word typed. */
   asked: ReadonlySet<string>;
   /** It speaks of a guest, of either kind. */
   guest: boolean;
-  /** The endpoint takes a value the query types ("vzdump-qemu-…vma.zst": a storage's content), or the guest it names. */
+  /** The endpoint takes a value the query types ("vzdump-qemu-…vma.zst": a storage's content). */
   takesTypedValue: boolean;
 }
 
 /**
  * Whether the query speaks of the item an endpoint is or lies below (`itemOf`, the stem of its
  * list: "backup" for /cluster/backup/{id} and its included_volumes): by the list's word or a
- * synonym of it, by any guest word for a VM or a container, by a
- * value typed that the endpoint takes, or by one of the values its placeholder enumerates
- * (`names.values`: "corosync" of {service}). A node's or a storage's item is always spoken of.
+ * synonym of it, by any guest word for a VM or a container, by a value typed that the endpoint
+ * takes, or by one of the values its placeholder enumerates (`names.values`: "corosync" of
+ * {service}). A node's or a storage's item is always spoken of.
  */
 export function itemSpokenOf(itemOf: string | undefined, names: ItemNames, mention: ItemMention): boolean {
   if (itemOf === undefined || IMPLIED_LISTS.has(itemOf)) return true;
