@@ -499,6 +499,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const closedStems = new Set([...PARTICLES, ...NEGATIONS].map((w) => stem(w, stems)));
   const stemOf = (w: string) => stem(w, stems);
   const paths = endpoints.map((e) => e.path);
+  const stemsOfPaths = paths.map((path) => pathStems(path, stemOf));
   const subsystems = subsystemWords(paths, (s) => postings.get(s)?.ids ?? [], stemOf);
   const identity = identityUnits(lastWords, nameWords, terms, vocabulary, stems, namingKinds);
   // "route backup failures to the ops target": the docs define notification matchers as what
@@ -527,7 +528,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     }
   });
   // The words of the API's paths, which name lists and actions, not one service or flag.
-  const pathWords = new Set(endpoints.flatMap((e) => pathStems(e.path, (w) => stem(w, stems))));
+  const pathWords = new Set(stemsOfPaths.flat());
   const collectionOf = collections(endpoints, stems);
   const listed = new Map<string, string>();
   endpoints.forEach((e, id) => {
@@ -604,7 +605,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       stemOf,
     ),
     subsystems,
-    subsystemsOf: paths.map((path) => pathStems(path, stemOf).filter((w) => subsystems.has(w))),
+    subsystemsOf: stemsOfPaths.map((words) => words.filter((w) => subsystems.has(w))),
     subsystemLists: subsystemLists(paths, subsystems, stemOf),
     rootLists: rootLists(paths, stemOf),
   };

@@ -541,14 +541,15 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     .filter((t) => !t.literal)
     .flatMap((t) => splitCompound(t.word, index.vocabulary) ?? [])
     .map((part) => stem(part, index.stems));
-  const creating = concepts.find((c) => c.verb && c.terms.has(stem("create", index.stems)));
+  const createStem = stem("create", index.stems);
+  const creating = concepts.find((c) => c.verb && c.terms.has(createStem));
   // A causative "make" makes nothing new ("make container 240 start at boot"), nor does one that
   // puts a guest it names somewhere ("add VM 100 to HA"). A modal after the request says how its
   // object should be ("create user alice, the account should expire at the end of the year"): it
   // takes no creation back.
   const createVerb = causativeAt < 0 && !guestGoesTo(raw) && creating !== undefined;
   // "show me how to create users": creating is said, though not as the request's verb.
-  const createSaid = concepts.some((c) => c.terms.get(stem("create", index.stems)) === 1);
+  const createSaid = concepts.some((c) => c.terms.get(createStem) === 1);
   const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
   const isName = (i: number) => tokens[i]?.literal === true;
   const besides = (i: number) => isName(i) || !!(tokens[i]?.aside || tokens[i]?.purpose || tokens[i]?.subordinate);

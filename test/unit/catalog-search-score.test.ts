@@ -27,6 +27,11 @@ import {
 import { itemSpokenOf } from "../../src/catalog/search-rank.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
+/** The PVE 9.1 catalog, parsed once for the tests that read the real schema. */
+let parsed91: Catalog | undefined;
+const real91 = () =>
+  (parsed91 ??= Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), { kind: "inline", location: "9.1" }));
+
 const endpoint = (over: Partial<EndpointFacts> = {}): EndpointFacts => ({
   method: "GET",
   guestKind: 0,
@@ -441,10 +446,7 @@ describe("crossKindTwins: one answer for the two kinds of guest under two names"
   });
 
   test.skipIf(!haveSharedData("cross-kind twins", SCHEMA_FILES["9.1"].file))("PVE 9.1 has that one pair", () => {
-    const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), {
-      kind: "inline",
-      location: "9.1",
-    });
+    const catalog = real91();
     const pairs = crossKindTwins(catalog.endpoints).map((pair) =>
       pair.map((id) => `${catalog.endpoints[id]!.method} ${catalog.endpoints[id]!.path}`),
     );
@@ -601,10 +603,7 @@ describe("takesNode: a node's name has a place in it", () => {
   test.skipIf(!haveSharedData("takesNode on the real schema", SCHEMA_FILES["9.1"].file))(
     "PVE 9.1: the cluster's bulk actions take no node but their migration's target; the lists of nodes do",
     () => {
-      const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), {
-        kind: "inline",
-        location: "9.1",
-      });
+      const catalog = real91();
       const takes = (method: string, path: string) => takesNode(catalog.endpoint(method, path)!);
       expect(takes("POST", "/cluster/bulk-action/guest/shutdown")).toBe(false);
       expect(takes("POST", "/cluster/bulk-action/guest/start")).toBe(false);
@@ -650,10 +649,7 @@ describe("itemNames: how an endpoint's item may be named", () => {
   test.skipIf(!haveSharedData("itemNames on the real schema", SCHEMA_FILES["9.1"].file))(
     "PVE 9.1: a node's services are named by their own names",
     () => {
-      const catalog = Catalog.fromText(readFileSync(SCHEMA_FILES["9.1"].file, "utf8"), {
-        kind: "inline",
-        location: "9.1",
-      });
+      const catalog = real91();
       const names = (method: string, path: string) => itemNames(catalog.endpoint(method, path)!, new Map(), pathWords);
       const service = names("POST", "/nodes/{node}/services/{service}/restart").values;
       expect(service).toContainEqual(["corosync"]);
