@@ -77,7 +77,10 @@ const RELATIVES = new Set(["that", "who"]);
 const NOT_RELATIVE = new Set(["sure", "ensure", "check", "verify", "confirm", "say", "says", "know", "see"]);
 /** Words after which "if" and "when" ask whether or when ("check if the agent runs"): the clause is what is asked. */
 const ASKING: ReadonlySet<string> = new Set([...KNOWING_VERBS, "test", "out", "show", "wait", "whether"]);
-/** Auxiliaries: after an opening "when" they make a question ("when will the job run next"). */
+/**
+ * Auxiliaries: after an opening subordinator, or after "when" anywhere, they make a question
+ * ("when will the job run next", "the job overlaps with replication, when does it run next").
+ */
 const AUXILIARIES = new Set([
   "will",
   "would",
@@ -120,7 +123,7 @@ export function markSubordinate(tokens: Token[]): void {
     if ((!SUBORDINATORS.has(t.word) && !relative) || t.literal || t.context) return;
     if (ASKING.has(before?.word ?? "")) return;
     const opening = tokens.slice(0, k).every((b) => STOPWORDS.has(b.word));
-    if (opening && AUXILIARIES.has(tokens[k + 1]?.word ?? "")) return;
+    if ((opening || t.word === "when") && AUXILIARIES.has(tokens[k + 1]?.word ?? "")) return;
     // "which backups would get deleted if I applied keep-last=3": a question asks what its condition brings.
     if (QUESTION_WORDS.has(tokens[0]!.word) && !opening) return;
     let end = k + 1;
@@ -131,6 +134,9 @@ export function markSubordinate(tokens: Token[]): void {
     }
     // An opening clause with nothing after it is the whole request.
     if (opening && end === tokens.length) return;
+    // The word that opens the clause is part of it, and no verb of the request: "when" in "notify a
+    // webhook when backups fail" states no read.
+    tokens[k] = { ...t, context: true, subordinate: true };
     for (let j = k + 1; j < end; j++) {
       if (tokens[j]!.context) continue;
       tokens[j] = { ...tokens[j]!, weight: tokens[j]!.weight * ASIDE_WEIGHT, context: true, subordinate: true };

@@ -1951,6 +1951,18 @@ describe("the twenty-second round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the twenty-third round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twenty-third round", SCHEMA_DIR);
+  const catalogs = present ? await realCatalogs(true) : undefined;
+
+  // "when" that opens a clause of condition asks nothing: the request is the verb before it.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a clause of condition states no read", (which) => {
+    expect(ranked(catalogs![which]!, "alert our chat webhook when a replication job fails")[0]).toBe(
+      "POST /cluster/notifications/endpoints/webhook",
+    );
+  });
+});
+
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
   const endpoint = (path: string, description: string) =>
     ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
@@ -3065,17 +3077,24 @@ describe("a first clause that states the situation", () => {
 describe("a subordinate clause: of time or condition, or describing a noun", () => {
   const marked = (query: string) => markedTokens(query, markSubordinate)((t) => t.subordinate);
   test.each([
-    ["make VM 160 come back up whenever its host reboots", ["its", "host", "reboots"]],
-    ["drop all traffic to VM 125 unless a rule allows it", ["a", "rule", "allows", "it"]],
+    ["make VM 160 come back up whenever its host reboots", ["whenever", "its", "host", "reboots"]],
+    ["drop all traffic to VM 125 unless a rule allows it", ["unless", "a", "rule", "allows", "it"]],
     // An opening clause runs to its comma.
-    ["after pve2 boots, wait 90 seconds", ["pve2", "boots"]],
+    ["after pve2 boots, wait 90 seconds", ["after", "pve2", "boots"]],
     // A question's "when", "check if", a question's own condition, a clause with nothing after it: none.
     ["when will the backup job run next", []],
     ["check if the guest agent is running", []],
     ["which backups would get deleted if I applied keep-last=3", []],
     ["when a node fails", []],
+    // The word that opens the clause is part of it: "when" there asks nothing, so states no read.
+    ["page the on-call webhook when a backup job fails", ["when", "a", "backup", "job", "fails"]],
+    // "when" and an auxiliary ask when, after a comma as at the start.
+    ["the backup job overlaps with replication, when does it run next", []],
     // A relative clause after a noun of a request describes that noun.
-    ["create a custom role that can only power VMs on and off", ["can", "only", "power", "vms", "on", "and", "off"]],
+    [
+      "create a custom role that can only power VMs on and off",
+      ["that", "can", "only", "power", "vms", "on", "and", "off"],
+    ],
     // ... not after a verb ("make sure that"), nor in a request that opens with no verb.
     ["make sure that VM 100 starts at boot", []],
     ["VMs that never get backed up", []],
