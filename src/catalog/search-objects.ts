@@ -40,12 +40,19 @@ function placeLeft(raw: readonly string[], at: number): string | undefined {
   return DETERMINERS.has(raw[from] ?? "") ? raw[from + 1] : raw[from];
 }
 
-/** "add VM 100 to HA", "put container 200 into pool dev": a guest named by its number goes somewhere. */
+/**
+ * "add VM 100 to HA", "put container 200 into pool dev", "add VMs 400 through 405 to the lab
+ * pool": guests named by their numbers go somewhere.
+ */
 export function guestGoesTo(raw: readonly string[]): boolean {
-  return raw.some(
-    (_, i) => guestByNumber(raw, i) && (raw[i + 2] === "to" || raw[i + 2] === "into") && !infinitive(raw, i + 2),
-  );
+  const to = raw.findIndex((w, i) => (w === "to" || w === "into") && !infinitive(raw, i));
+  if (to < 0) return false;
+  const guest = raw.findIndex((_, i) => guestByNumber(raw, i));
+  return guest >= 0 && guest < to && raw.slice(guest + 2, to).every((w) => /^\d+$/.test(w) || GUEST_SPANS.has(w));
 }
+
+/** Words that join guest numbers into one list ("VMs 400 through 405", "VMs 101 and 102"). */
+const GUEST_SPANS = new Set(["and", "through", "or", "until", "till"]);
 
 /** Words for the whole system: what leaves it is gone ("remove the user from proxmox"). */
 const WHOLE_SYSTEM = new Set([...CLUSTER_WORDS, "proxmox", "pve", "system", "server", "host", "node"]);

@@ -1955,6 +1955,12 @@ describe("the twenty-third round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, twenty-third round", SCHEMA_DIR);
   const catalogs = present ? await realCatalogs(true) : undefined;
 
+  // Guests that exist, added to a pool that exists: the pool changes (PUT), no guest is cloned into it.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: guests added to an existing pool", (which) => {
+    const first = ranked(catalogs![which]!, "add VMs 210 through 214 to the staging pool")[0];
+    expect(["PUT /pools", "PUT /pools/{poolid}"]).toContain(first!);
+  });
+
   // "when" that opens a clause of condition asks nothing: the request is the verb before it.
   test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a clause of condition states no read", (which) => {
     expect(ranked(catalogs![which]!, "alert our chat webhook when a replication job fails")[0]).toBe(
@@ -3182,6 +3188,10 @@ describe("a guest named by its number and put somewhere exists", () => {
     ["create VM 100", true],
     ["add VM 100 to HA", false],
     ["add container 200 into pool dev", false],
+    ["add VMs 400 through 405 to the lab pool", false],
+    ["add containers 300 and 301 into pool lab", false],
+    // A word between the guest and "to" that is no number: the guest is not what goes there.
+    ["clone VM 100 with a new name to pve2", true],
     // "to" before a verb is no place.
     ["add VM 100 to create a test setup", true],
   ])("%s: a create verb %p", (query, creates) => {
