@@ -177,17 +177,17 @@ export function possessors(query: string): Set<string> {
  * 100 from the nightly backup job", "storag" in "restrict the backup-nfs storage"): an item that
  * exists, unless "new" says otherwise, or it is the object of a verb said as a POST, whose
  * determiner is at `added` ("install the ceph OSD"). Words of names (`isName`) name no collection.
+ * `owners`: the query's possessors; "the host's PCI address" is the host's, its determiner no
+ * PCI address's (queryChunks drops the "'s").
  */
 export function definiteOf(
   raw: readonly string[],
   index: Pick<SearchIndex, "collectionStems" | "stems">,
-  query: string,
+  owners: ReadonlySet<string>,
   isName: (i: number) => boolean = () => false,
   added = -1,
 ): Set<string> {
   const known = new Set<string>();
-  // "the host's PCI address": the determiner is the host's (queryChunks drops the "'s").
-  const owners = possessors(query);
   raw.forEach((w, i) => {
     if (!DEFINITE.has(w) || MEANS.has(raw[i - 1] ?? "") || i === added) return;
     for (let j = i + 1; j < Math.min(raw.length, i + 1 + PHRASE_WORDS); j++) {

@@ -145,6 +145,8 @@ export interface QueryAnalysis extends QueryFacts {
    * 'ops-gotify' target"), a quoted value or a frame's word, nor a word of a command's description.
    */
   outright: ReadonlySet<string>;
+  /** Stems of every word typed, names and asides included: each may name an item (itemSpokenOf). */
+  typed: ReadonlySet<string>;
   /** By the stem of a word right before a top-level list's noun, that noun's stem ("the ceph storage": ceph -> storag). */
   listModifiers: ReadonlyMap<string, string>;
 }
@@ -513,7 +515,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   for (const undo of undoingActions(raw, (word) => undoes(index, word, rawStems, concepts))) found.word(undo, 1);
   const hosts = hostsByName(query, index);
   const hostByName = hosts.any;
-  const scope = scopeOf(raw, spoken, hostByName, possessors(query));
+  const owned = possessors(query);
+  const scope = scopeOf(raw, spoken, hostByName, owned);
   // "reboot pve2": a host's name names a node, as if the word were said, unless it is.
   const nodeStem = stem("node", index.stems);
   if (hostByName && !concepts.some((c) => (c.terms.get(nodeStem) ?? 0) >= EQUIVALENT_WEIGHT))
@@ -577,7 +580,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     // Of the words typed, not of a command's description after them. An item a definite phrase
     // names exists, unless it is the object of a verb said as a POST, which may bring it into
     // being ("install the ceph OSD on nvme0n1", "join the AD domain corp.local").
-    definite: definiteOf(said, index, query, isName, stated?.method === "POST" ? stated.at + 1 : -1),
+    definite: definiteOf(said, index, owned, isName, stated?.method === "POST" ? stated.at + 1 : -1),
     owners: ownersOf(said, index, namedByName),
     // "add a second NIC on vmbr1 to VM 7012": a guest's own part is added by setting it.
     created:
@@ -591,6 +594,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...(subordinates.size ? { subordinates: setMinus(subordinates, mainTerms) } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index, (i) => tokens[i]?.literal === true),
+    typed: new Set(rawStems.slice(0, typed.tokens.length)),
     plurals: new Set(rawStems.filter((s, i) => s !== raw[i] && /[^s]s$/.test(raw[i]!))),
     // "when its node boots" inside a request is no question: a question opens with its word.
     question:
