@@ -3428,7 +3428,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 87.1, 92.9],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 82.4, 95.3],
+  ["search-fresh2-sealed", true, 83.5, 95.3],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 81.1, 90.5],
   ["search-fresh3-sealed", true, 90.4, 97.3],
@@ -3452,20 +3452,20 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 86.7, 92.5],
-  ["search-fresh11-sealed", true, 86.7, 95.8],
+  ["search-fresh11-sealed", true, 87.5, 95.8],
   ["search-fresh12-sealed", true, 80, 96.7],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 84.2, 96.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
-  ["search-fresh15-sealed", true, 80.8, 93.3],
+  ["search-fresh15-sealed", true, 81.7, 94.2],
   ["search-fresh16-sealed", true, 80.9, 90.9],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
   // a setting (four first places over the opened sets, three on the first reader's queries).
-  ["search-fresh17-sealed", true, 87.3, 98.2],
+  ["search-fresh17-sealed", true, 88.2, 98.2],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 80.9, 93.6],
@@ -3476,7 +3476,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 88.2, 95.5],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 77.3, 88.2],
+  ["search-fresh21-sealed", true, 78.2, 88.2],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 94.5, 98.2],
   // Written after the round's last change; measured at its start and end only.
@@ -3485,7 +3485,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh23-sealed", true, 77.3, 87.3],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 78.2, 87.3],
+  ["search-fresh24-sealed", true, 78.2, 88.2],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 79.1, 89.1],
@@ -3496,7 +3496,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh28-sealed", true, 81.8, 90],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
-  ["search-fresh32-sealed", true, 75.5, 89.1],
+  ["search-fresh32-sealed", true, 76.4, 89.1],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
   ["search-fresh38-sealed", true, 73.6, 83.6],
@@ -3511,5 +3511,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh46-sealed", true, 84.5, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 77.3, 89.1],
+  ["search-fresh50-sealed", true, 78.2, 89.1],
 ];
