@@ -370,9 +370,6 @@ export const METHOD_HINTS: Readonly<Record<string, MethodName>> = {
   apply: "PUT",
   enable: "PUT",
   disable: "PUT",
-  // The schema says "disable/deactivate" (replication's `disable`): a setting, whatever the ACME
-  // account's "Deactivate existing ACME account" does with a DELETE.
-  deactivate: "PUT",
   regenerate: "PUT",
   adjust: "PUT",
   assign: "PUT",
@@ -415,6 +412,7 @@ export const METHOD_HINTS: Readonly<Record<string, MethodName>> = {
   abort: "DELETE",
   discard: "DELETE",
   release: "DELETE",
+  deactivate: "DELETE",
   uninstall: "DELETE",
   freeze: "POST",
   thaw: "POST",

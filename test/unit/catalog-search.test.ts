@@ -420,8 +420,6 @@ describe("query rules", () => {
     ["relocate the vm to another node", "POST"],
     ["the vm would not halt", undefined],
     ["discard the network changes", "DELETE"],
-    // "disable/deactivate", as the schema says it: a setting changed, nothing deleted.
-    ["deactivate user eve@pve", "PUT"],
     // A verb of handing over with "me": the speaker receives, nothing is changed.
     ["give me the next free VMID", "GET"],
     ["give bob admin rights", "PUT"],
@@ -1956,12 +1954,6 @@ describe("the twenty-second round of issue 11, on PVE 9.1", async () => {
 describe("the twenty-third round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, twenty-third round", SCHEMA_DIR);
   const catalogs = present ? await realCatalogs(true) : undefined;
-
-  // "deactivate" is "disable" (the schema's "disable/deactivate"): the account stays.
-  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: deactivating an account keeps it", (which) => {
-    expect(ranked(catalogs![which]!, "deactivate user eve@pve")[0]).toBe("PUT /access/users/{userid}");
-    expect(ranked(catalogs![which]!, "deactivate the ACME account")[0]).toBe("DELETE /cluster/acme/account/{name}");
-  });
 
   // Guests that exist, added to a pool that exists: the pool changes (PUT), no guest is cloned into it.
   test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: guests added to an existing pool", (which) => {
