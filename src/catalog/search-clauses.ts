@@ -75,11 +75,14 @@ const SUBORDINATORS = new Set(["when", "whenever", "if", "before", "after", "whi
 const RELATIVES = new Set(["that", "who"]);
 /** Words after which "that" opens what is said or checked ("make sure that", "check that"), not a description. */
 const NOT_RELATIVE = new Set(["sure", "ensure", "check", "verify", "confirm", "say", "says", "know", "see"]);
+/** Who is told or shown, between a verb of asking and its "when" ("tell me when the job runs"). */
+const RECIPIENTS = new Set(["me", "us"]);
 /** Words after which "if" and "when" ask whether or when ("check if the agent runs"): the clause is what is asked. */
 const ASKING: ReadonlySet<string> = new Set([...KNOWING_VERBS, "test", "out", "show", "wait", "whether"]);
 /**
- * Auxiliaries: after an opening subordinator, or after "when" anywhere, they make a question
- * ("when will the job run next", "the job overlaps with replication, when does it run next").
+ * Auxiliaries: after an opening subordinator they make a question ("when will the job run
+ * next"); after "when" anywhere they keep "when" asking ("the job overlaps with replication,
+ * when does it run next").
  */
 const AUXILIARIES = new Set([
   "will",
@@ -121,9 +124,12 @@ export function markSubordinate(tokens: Token[]): void {
       !METHOD_HINTS[before.word] &&
       !NOT_RELATIVE.has(before.word);
     if ((!SUBORDINATORS.has(t.word) && !relative) || t.literal || t.context) return;
-    if (ASKING.has(before?.word ?? "")) return;
+    // "check if …", and "tell me when …" past the one it is told to.
+    const asker = RECIPIENTS.has(before?.word ?? "") ? tokens[k - 2] : before;
+    if (ASKING.has(asker?.word ?? "")) return;
     const opening = tokens.slice(0, k).every((b) => STOPWORDS.has(b.word));
-    if ((opening || t.word === "when") && AUXILIARIES.has(tokens[k + 1]?.word ?? "")) return;
+    const asks = AUXILIARIES.has(tokens[k + 1]?.word ?? "");
+    if (opening && asks) return;
     // "which backups would get deleted if I applied keep-last=3": a question asks what its condition brings.
     if (QUESTION_WORDS.has(tokens[0]!.word) && !opening) return;
     let end = k + 1;
@@ -135,8 +141,10 @@ export function markSubordinate(tokens: Token[]): void {
     // An opening clause with nothing after it is the whole request.
     if (opening && end === tokens.length) return;
     // The word that opens the clause is part of it, and no verb of the request: "when" in "notify a
-    // webhook when backups fail" states no read.
-    tokens[k] = { ...t, context: true, subordinate: true };
+    // webhook when backups fail" states no read. Unless it asks ("…, when will it sync again"):
+    // its clause counts less, as any, and "when" asks for a read.
+    if (!(asks && t.word === "when"))
+      tokens[k] = { ...t, weight: t.weight * ASIDE_WEIGHT, context: true, subordinate: true };
     for (let j = k + 1; j < end; j++) {
       if (tokens[j]!.context) continue;
       tokens[j] = { ...tokens[j]!, weight: tokens[j]!.weight * ASIDE_WEIGHT, context: true, subordinate: true };

@@ -41,18 +41,54 @@ function placeLeft(raw: readonly string[], at: number): string | undefined {
 }
 
 /**
- * "add VM 100 to HA", "put container 200 into pool dev", "add VMs 400 through 405 to the lab
- * pool": guests named by their numbers go somewhere.
+ * Where guests named by their numbers go: the index of the "to" or "into" right after them ("add
+ * VM 100 to HA", "put container 200 into pool dev", "add VMs 400 through 405 to the lab pool",
+ * "add VM 101 and container 202 to pool web"), or -1.
  */
-export function guestGoesTo(raw: readonly string[]): boolean {
-  const to = raw.findIndex((w, i) => (w === "to" || w === "into") && !infinitive(raw, i));
-  if (to < 0) return false;
-  const guest = raw.findIndex((_, i) => guestByNumber(raw, i));
-  return guest >= 0 && guest < to && raw.slice(guest + 2, to).every((w) => /^\d+$/.test(w) || GUEST_SPANS.has(w));
+export function guestsGoTo(raw: readonly string[]): number {
+  for (let i = 0; i < raw.length; i++) {
+    if (!guestByNumber(raw, i)) continue;
+    let j = i + 2;
+    while (j < raw.length && (/^\d+$/.test(raw[j]!) || GUEST_SPANS.has(raw[j]!) || isGuestWord(raw[j]!))) j++;
+    if ((raw[j] === "to" || raw[j] === "into") && !infinitive(raw, j)) return j;
+  }
+  return -1;
 }
 
 /** Words that join guest numbers into one list ("VMs 400 through 405", "VMs 101 and 102"). */
 const GUEST_SPANS = new Set(["and", "through", "or", "until", "till"]);
+
+const isGuestWord = (w: string) => QEMU_WORDS.has(w) || LXC_WORDS.has(w);
+
+/** Determiners of a thing that exists: "the lab pool", "our pool". */
+const EXISTING = new Set(["the", "this", "our", "my", "your", "their"]);
+
+/**
+ * Whether the place after a "to" at `at` is one object that exists: the noun of a collection
+ * within the next three words, after a determiner of one that exists ("to the lab pool") or
+ * before its name ("to pool sandbox", "to backup job offsite"). "to replication", "to HA" name
+ * none.
+ */
+export function existingPlaceAt(
+  raw: readonly string[],
+  at: number,
+  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
+  isName: (i: number) => boolean,
+): boolean {
+  const isCollection = (w: string) => {
+    const s = stem(w, index.stems);
+    return index.collectionStems.has(s) || index.collectionAliases.has(s);
+  };
+  for (let j = at + 1; j < Math.min(raw.length, at + 4); j++) {
+    if (!isCollection(raw[j]!)) continue;
+    // The phrase's head is its last noun ("backup job").
+    while (j + 1 < raw.length && isCollection(raw[j + 1]!)) j++;
+    const next = raw[j + 1];
+    const named = next !== undefined && (isName(j + 1) || !(STOPWORDS.has(next) || PREPOSITIONS.has(next)));
+    return EXISTING.has(raw[at + 1] ?? "") || named;
+  }
+  return false;
+}
 
 /** Words for the whole system: what leaves it is gone ("remove the user from proxmox"). */
 const WHOLE_SYSTEM = new Set([...CLUSTER_WORDS, "proxmox", "pve", "system", "server", "host", "node"]);

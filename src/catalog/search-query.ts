@@ -16,7 +16,8 @@ import { VERB_WEIGHT, wordConcepts } from "./search-words.ts";
 import {
   createdOf,
   definiteOf,
-  guestGoesTo,
+  guestsGoTo,
+  existingPlaceAt,
   listsAskedOf,
   ownersOf,
   placesOf,
@@ -551,14 +552,15 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // object should be ("create user alice, the account should expire at the end of the year"): it
   // takes no creation back.
   const isName = (i: number) => tokens[i]?.literal === true;
-  const places = placesOf(raw, index, isName);
-  const guestsGo = guestGoesTo(raw);
-  // "add VMs 400 through 405 to the lab pool": guests that exist go to an object that exists, which changes.
-  if (guestsGo && creating !== undefined && method === "POST" && places.size > 0) method = "PUT";
-  const createVerb = causativeAt < 0 && !guestsGo && creating !== undefined;
+  const guestsTo = guestsGoTo(raw);
+  // "add VMs 400 through 405 to the lab pool": guests that exist are added to one object that
+  // exists, which changes (PUT). "add VM 100 to HA" and "to replication" name no such object.
+  const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
+  if (guestsTo >= 0 && method === "POST" && raw[createdAt] === "add" && existingPlaceAt(raw, guestsTo, index, isName))
+    method = "PUT";
+  const createVerb = causativeAt < 0 && guestsTo < 0 && creating !== undefined;
   // "show me how to create users": creating is said, though not as the request's verb.
   const createSaid = concepts.some((c) => c.terms.get(createStem) === 1);
-  const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
   const besides = (i: number) => isName(i) || !!(tokens[i]?.aside || tokens[i]?.purpose || tokens[i]?.subordinate);
   return {
     concepts,
@@ -576,7 +578,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...scope,
     nodeByName: hosts.surely,
     acts,
-    places,
+    places: placesOf(raw, index, isName),
     // Of the words typed, not of a command's description after them. An item a definite phrase
     // names exists, unless it is the object of a verb said as a POST, which may bring it into
     // being ("install the ceph OSD on nvme0n1", "join the AD domain corp.local").
