@@ -65,9 +65,9 @@ const EXISTING = new Set(["the", "this", "our", "my", "your", "their"]);
 
 /**
  * Whether the place after a "to" at `at` is one object that exists: the noun of a collection
- * within the next three words, after a determiner of one that exists ("to the lab pool") or
- * before its name ("to pool sandbox", "to backup job offsite"). "to replication", "to HA" name
- * none.
+ * within the next three words (the last of several: "backup job"), after a determiner of one
+ * that exists ("to the lab pool", "to the nightly backup job") or before its name ("to pool
+ * sandbox"). "to replication", "to HA", "to a pool" name none.
  */
 export function existingPlaceAt(
   raw: readonly string[],

@@ -146,8 +146,12 @@ export interface QueryAnalysis extends QueryFacts {
    * 'ops-gotify' target"), a quoted value or a frame's word, nor a word of a command's description.
    */
   outright: ReadonlySet<string>;
-  /** Stems of every word typed, names and asides included: each may name an item (itemSpokenOf). */
-  typed: ReadonlySet<string>;
+  /**
+   * Stems of the words typed as the query's tokens hold them (names and asides included, a word
+   * respelled or split as tokenize made it), not of a command's description: each may name an
+   * item (itemSpokenOf).
+   */
+  typedStems: ReadonlySet<string>;
   /** By the stem of a word right before a top-level list's noun, that noun's stem ("the ceph storage": ceph -> storag). */
   listModifiers: ReadonlyMap<string, string>;
 }
@@ -596,7 +600,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...(subordinates.size ? { subordinates: setMinus(subordinates, mainTerms) } : {}),
     asksImage: raw.some((w) => PICTURE_WORDS.has(w)),
     listsAsked: listsAskedOf(raw, index, (i) => tokens[i]?.literal === true),
-    typed: new Set(rawStems.slice(0, typed.tokens.length)),
+    typedStems: new Set(rawStems.slice(0, typed.tokens.length)),
     plurals: new Set(rawStems.filter((s, i) => s !== raw[i] && /[^s]s$/.test(raw[i]!))),
     // "when its node boots" inside a request is no question: a question opens with its word.
     question:

@@ -370,7 +370,7 @@ export function runSearch(
   const typedAsked = typedTerms(analysis.concepts, analysis.compoundParts);
   // The words that may name an item: what is asked, and each word typed, which a phrase's term
   // holds whole ("acme account").
-  const spoken = new Set([...asked, ...analysis.typed]);
+  const spoken = new Set([...asked, ...analysis.typedStems]);
   const subsystems = subsystemsNamed(index, analysis);
   const pinned = hints.pinned ?? [];
   // A path typed need not be taken: "snapshot VM 100 before editing /etc/fstab", "convert VM 100
