@@ -75,10 +75,7 @@ export function existingPlaceAt(
   index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
   isName: (i: number) => boolean,
 ): boolean {
-  const isCollection = (w: string) => {
-    const s = stem(w, index.stems);
-    return index.collectionStems.has(s) || index.collectionAliases.has(s);
-  };
+  const isCollection = (w: string) => collectionNamed(w, index) !== undefined;
   for (let j = at + 1; j < Math.min(raw.length, at + 4); j++) {
     if (!isCollection(raw[j]!)) continue;
     // The phrase's head is its last noun ("backup job").
@@ -88,6 +85,15 @@ export function existingPlaceAt(
     return EXISTING.has(raw[at + 1] ?? "") || named;
   }
   return false;
+}
+
+/** The stem of the collection a word names, by its noun or by what its items are called ("realm": domain). */
+function collectionNamed(
+  word: string,
+  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
+): string | undefined {
+  const s = stem(word, index.stems);
+  return index.collectionStems.has(s) ? s : index.collectionAliases.get(s);
 }
 
 /** Words for the whole system: what leaves it is gone ("remove the user from proxmox"). */
@@ -158,8 +164,7 @@ export function placesOf(
     // "to a Gotify server" names no existing one.
     if (!into || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
     for (const next of raw.slice(i + 1, i + 4)) {
-      const stemmed = stem(next, index.stems);
-      const s = index.collectionStems.has(stemmed) ? stemmed : index.collectionAliases.get(stemmed);
+      const s = collectionNamed(next, index);
       if (s !== undefined) {
         places.add(s);
         break;
