@@ -6,6 +6,7 @@
 // take a volume ID, and "add carol@pve to a group" to those that take a user.
 import type { Endpoint } from "./model.ts";
 import { eachReturnedField, placeholders, propertyStringKeys } from "./model.ts";
+import { STOPWORDS } from "./text.ts";
 
 export type ValueKind =
   | "volume"
@@ -27,7 +28,8 @@ export type ValueKind =
   | "acl"
   | "server"
   | "file"
-  | "image";
+  | "image"
+  | "size";
 
 /**
  * The kinds of value a path in a file system is: counted only in a query about a guest, and
@@ -274,6 +276,44 @@ const IP_FORMATS: ReadonlySet<string> = new Set([
   "lxc-ip-with-ll-iface-list",
 ]);
 
+/**
+ * An amount of space with its unit, as a size parameter's pattern writes it (resize's `size`
+ * "\\+?\\d+(\\.\\d+)?[KMGT]?", a Ceph pool's `target_size`): "20G", "+10G", "32GB", "1.5T", and
+ * said with a space ("20 GB", "8 GiB"). The word after it says what it measures.
+ */
+const SIZE = /(?:^|\s)\+?\d+(?:\.\d+)?\s?[KMGT](?:i?B)?(?=$|[\s,.;:!?)])/gi;
+
+/**
+ * Words after an amount that say it is a change of size ("8 GB bigger", "20G more") or where
+ * it goes ("12 GB onto the rootfs"; "onto" is no stop word of the search).
+ */
+const AFTER_SIZE: ReadonlySet<string> = new Set(["more", "extra", "bigger", "larger", "smaller", "less", "onto"]);
+
+/**
+ * Whether a query gives an amount of space by itself ("grow scsi0 by 20G", "add 20 GB to the
+ * disk", "make it 8 GB bigger"), the value a size parameter takes. An amount that qualifies
+ * the noun after it is what that thing has ("a 50G volume", "8 GB of RAM", "a 4TB drive").
+ */
+export function namesSize(query: string): boolean {
+  for (const m of query.matchAll(SIZE)) {
+    const rest = query.slice(m.index + m[0].length);
+    if (/^[,.;:!?)]/.test(rest)) return true;
+    const next = /^\s*([a-z]+)/i.exec(rest)?.[1]?.toLowerCase();
+    if (next === undefined || AFTER_SIZE.has(next) || (STOPWORDS.has(next) && next !== "of")) return true;
+  }
+  return false;
+}
+
+/** A parameter whose pattern takes a size with its unit ("20G"). */
+function takesSize(name: string, pattern: string): boolean {
+  if (!pattern || !/size/i.test(name)) return false;
+  try {
+    return new RegExp(`^(?:${pattern})$`).test("20G");
+  } catch {
+    return false;
+  }
+}
+
 /** The kinds of value a parameter takes, by its format, pattern, name or description. */
 function parameterKinds(name: string, p: Endpoint["parameters"][string], home: string): ValueKind[] {
   const format = typeof p.format === "string" ? p.format : "";
@@ -295,6 +335,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   if (format === "pve-node" && /^target node\b/i.test(description)) kinds.push("target");
   if (format === "pve-fw-dport-spec" || format === "pve-fw-sport-spec") kinds.push("port");
   if (IFACE_FORMATS.has(format)) kinds.push("iface");
+  if (takesSize(name, pattern)) kinds.push("size");
   if (PCI_FORMATS.has(format) || PCI_PATTERN.test(pattern)) kinds.push("pci");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   // Under /access a `path` is an ACL path ("Access control path" of PUT /access/acl, the path

@@ -1986,6 +1986,23 @@ describe("the twenty-third round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the twenty-fourth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twenty-fourth round", SCHEMA_DIR);
+  const catalogs = present ? await realCatalogs(true) : undefined;
+
+  // An amount of space by itself is what resize's `size` takes; one that says what a new
+  // volume has is not.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a disk grown by an amount", (which) => {
+    expect(ranked(catalogs![which]!, "add 15 GB to the virtio0 disk of VM 212")[0]).toBe(
+      "PUT /nodes/{node}/qemu/{vmid}/resize",
+    );
+    expect(ranked(catalogs![which]!, "make the rootfs of container 412 6G larger")[0]).toBe(
+      "PUT /nodes/{node}/lxc/{vmid}/resize",
+    );
+    expect(ranked(catalogs![which]!, "mount a 64G volume from ceph-rbd into CT 140")[0]).not.toContain("/resize");
+  });
+});
+
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
   const endpoint = (path: string, description: string) =>
     ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;

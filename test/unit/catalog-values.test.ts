@@ -6,6 +6,7 @@ import {
   namesGuests,
   namesPort,
   namesRecurrence,
+  namesSize,
   namesTargetNode,
   valueKinds,
 } from "../../src/catalog/search-values.ts";
@@ -204,6 +205,32 @@ describe("endpointValueKinds", () => {
     expect([...endpointValueKinds(endpoint(path, parameters))]).toEqual(kinds as never);
   });
 
+  test.each<[string, Record<string, unknown>, [string, number][]]>([
+    // A size parameter whose pattern takes an amount with its unit (qemu-server's and
+    // pve-container's resize, a Ceph pool's target size).
+    [
+      "/nodes/{node}/qemu/{vmid}/resize",
+      { size: { type: "string", description: "The new size.", pattern: "\\+?\\d+(\\.\\d+)?[KMGT]?" } },
+      [["size", 1]],
+    ],
+    [
+      "/nodes/{node}/ceph/pool/{name}",
+      {
+        target_size: {
+          type: "string",
+          description: "The estimated target size.",
+          pattern: "^(\\d+(\\.\\d+)?)([KMGT])?$",
+        },
+      },
+      [["size", 1]],
+    ],
+    // ... not a size in plain numbers, nor another parameter whose pattern takes "20G".
+    ["/nodes/{node}/lxc/{vmid}/config", { memory: { type: "integer", description: "Amount of RAM in MB." } }, []],
+    ["/cluster/backup/{id}", { id: { type: "string", description: "The job ID.", pattern: "\\S+" } }, []],
+  ])("an amount of space: %s", (path, parameters, kinds) => {
+    expect([...endpointValueKinds(endpoint(path, parameters))]).toEqual(kinds as never);
+  });
+
   test("a path placeholder names the object (2), a body parameter only takes the value (1)", () => {
     const e = endpoint("/nodes/{node}/storage/{storage}/content/{volume}", {
       node: { type: "string", format: "pve-node" },
@@ -349,6 +376,17 @@ describe("values a query says in words", () => {
     // ... not a number with no port word or protocol, nor an address's port after a colon.
     ["namesPort", namesPort, "resize VM 100 to 443 GB", false],
     ["namesPort", namesPort, "send metrics to 10.1.2.3:8089", false],
+    // An amount of space by itself is a size: a change by it, to it, or of it.
+    ["namesSize", namesSize, "enlarge virtio1 of VM 118 by 35G", true],
+    ["namesSize", namesSize, "put another 12 GB onto the rootfs of CT 205", true],
+    ["namesSize", namesSize, "make mp1 of container 260 1.5T.", true],
+    ["namesSize", namesSize, "VM 411's scsi2 needs to be 30 GiB larger", true],
+    ["namesSize", namesSize, "qm disk resize 133 sata0 +8G", true],
+    // ... not an amount that says what a thing has, nor a number without a unit.
+    ["namesSize", namesSize, "a new container with 3 GB of RAM", false],
+    ["namesSize", namesSize, "mount a 64G volume from ceph-rbd into CT 140", false],
+    ["namesSize", namesSize, "format the new 8TB drive on pve5 as a directory storage", false],
+    ["namesSize", namesSize, "migrate VM 140 to pve3", false],
   ])("%s: %s %p", (_name, says, query, expected) => {
     expect(says(query)).toBe(expected);
   });
