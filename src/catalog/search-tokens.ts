@@ -242,6 +242,18 @@ function isValue(chunk: string, base: number): boolean {
   return base < 1 || /\d/.test(chunk) || camel || /^["'].+["'][.,;:!?]*$/.test(chunk);
 }
 
+/**
+ * "edit /etc/hosts": a file's path that an endpoint's description says ("Write /etc/hosts.") is
+ * what that endpoint acts on, a word of the request, not a value it takes.
+ */
+function describedPath(index: SearchIndex, chunk: string): boolean {
+  const path = chunk.replace(/^["'(]+|["'),.;:!?]+$/g, "");
+  if (!valueKinds(path).includes("file")) return false;
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const said = new RegExp(`(?:^|\\s)${escaped}(?=$|[\\s.,;:)])`);
+  return index.endpoints.some((e) => said.test(e.description));
+}
+
 /** Words beside a name that make it a program's: "the zfs-zed service", "is rbd-mirror running". */
 const PROGRAM_WORDS = new Set(["service", "services", "daemon", "unit", "package", "process", "running", "installed"]);
 
@@ -290,7 +302,11 @@ export function tokenize(
       nameAfterCollection(index, chunks[k - 1], chunk) && !beforeNoun(index, chunks[k - 1], chunk, chunks[k + 1]),
   );
   const baseOf = (chunk: string, k: number) =>
-    /^(called|named)$/i.test(chunks[k - 1] ?? "") || names[k] ? NAME_WEIGHT : chunkWeight(chunk);
+    /^(called|named)$/i.test(chunks[k - 1] ?? "") || names[k]
+      ? NAME_WEIGHT
+      : describedPath(index, chunk)
+        ? 1
+        : chunkWeight(chunk);
   chunks.forEach((chunk, k) => {
     if (!isValue(chunk, baseOf(chunk, k))) return;
     // "a group called web": the kind is the word before "called"/"named".

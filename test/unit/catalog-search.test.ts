@@ -2001,6 +2001,13 @@ describe("the twenty-fourth round of issue 11, on PVE 9.1", async () => {
     );
     expect(ranked(catalogs![which]!, "mount a 64G volume from ceph-rbd into CT 140")[0]).not.toContain("/resize");
   });
+
+  // The file the schema says an endpoint writes is that endpoint's object, whatever else the query names.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a file the schema names", (which) => {
+    expect(ranked(catalogs![which]!, "put a line for the backup box nas02 into /etc/hosts on pve7")[0]).toBe(
+      "POST /nodes/{node}/hosts",
+    );
+  });
 });
 
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
@@ -2451,6 +2458,25 @@ describe("a verb of saying with its subject names no endpoint", () => {
     ["does pve1 have a report of its packages", []],
   ])("%s: %j", (query, saying) => {
     expect(markedTokens(query, markSaying)((t) => t.context)).toEqual(saying);
+  });
+});
+
+describe("a file's path that an endpoint's description says", () => {
+  const endpoint = (path: string, description: string) =>
+    ({ method: "POST", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
+  const index = buildSearchIndex([
+    endpoint("/nodes/{node}/hosts", "Write /etc/hosts."),
+    endpoint("/nodes/{node}/dns", "Write DNS settings."),
+  ]);
+  const weightOf = (query: string, word: string) => tokenize(index, query).tokens.find((t) => t.word === word)?.weight;
+  // The path the schema says is the request's object and counts in full; another path is a value.
+  test.each<[string, string, number]>([
+    ["append nas02 to /etc/hosts on pve7", "hosts", 1],
+    ["append nas02 to /etc/hosts, then reload", "hosts", 1],
+    ["append nas02 to /etc/resolv.conf on pve7", "resolv", 0.3],
+    ["append nas02 to /etc/hosts.allow on pve7", "allow", 0.3],
+  ])("%s: %s weighs %d", (query, word, weight) => {
+    expect(weightOf(query, word)).toBe(weight);
   });
 });
 
