@@ -323,10 +323,19 @@ const GUEST_ID_FORMATS = new Set(["pve-vmid", "pve-ha-resource-or-vm-id"]);
 const takesGuest = (e: Endpoint) =>
   Object.values(e.parameters).some(
     (p) =>
-      typeof p.format === "string" &&
-      GUEST_ID_FORMATS.has(p.format) &&
-      !(e.method === "POST" && p.format === "pve-vmid" && !p.optional),
+      (typeof p.format === "string" &&
+        GUEST_ID_FORMATS.has(p.format) &&
+        !(e.method === "POST" && p.format === "pve-vmid" && !p.optional)) ||
+      takesBackup(p),
   );
+
+/**
+ * A parameter that takes a backup by its volume ("Backup volume ID or name" of file-restore):
+ * a backup is one guest's (PVE::Storage::archive_info reads the guest's ID from its name), so
+ * "the files in the PBS backup of VM 120" speaks of that guest.
+ */
+const takesBackup = (p: Endpoint["parameters"][string]) =>
+  typeof p.description === "string" && /^backup volume\b/i.test(p.description);
 
 /**
  * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one

@@ -418,7 +418,7 @@ export const METHOD_HINTS: Readonly<Record<string, MethodName>> = {
   thaw: "POST",
   trim: "POST",
   ping: "POST",
-  mark: "POST",
+  mark: "PUT",
   write: "POST",
   scrub: "POST",
   wake: "POST",

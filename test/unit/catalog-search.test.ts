@@ -2002,6 +2002,22 @@ describe("the twenty-fourth round of issue 11, on PVE 9.1", async () => {
     expect(ranked(catalogs![which]!, "mount a 64G volume from ceph-rbd into CT 140")[0]).not.toContain("/resize");
   });
 
+  // The files of a guest's backup are that guest's: single-file restore rises among them.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a file out of a guest's backup", (which) => {
+    expect(ranked(catalogs![which]!, "get back one file from the PBS backup of VM 233").slice(0, 3)).toContain(
+      "GET /nodes/{node}/storage/{storage}/file-restore/list",
+    );
+  });
+
+  // "mark X as <state>" sets an attribute of X.
+  test.skipIf(!present)("marking states a change of settings", () => {
+    const index = searchIndexOf(catalogs!.plain!);
+    expect(analyzeQuery(index, "mark storage nfs2 as shared across the cluster").method).toBe("PUT");
+    expect(analyzeQuery(index, "mark backup vzdump-lxc-207-2025_02_02-00_00_00.tar.zst as protected").method).toBe(
+      "PUT",
+    );
+  });
+
   // The file the schema says an endpoint writes is that endpoint's object, whatever else the query names.
   test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a file the schema names", (which) => {
     expect(ranked(catalogs![which]!, "put a line for the backup box nas02 into /etc/hosts on pve7")[0]).toBe(
@@ -2477,6 +2493,20 @@ describe("a file's path that an endpoint's description says", () => {
     ["append nas02 to /etc/hosts.allow on pve7", "allow", 0.3],
   ])("%s: %s weighs %d", (query, word, weight) => {
     expect(weightOf(query, word)).toBe(weight);
+  });
+});
+
+describe("endpoints that take one guest", () => {
+  const endpoint = (path: string, parameters: Record<string, unknown>) =>
+    ({ method: "GET", path, name: "x", description: "Read it.", parameters }) as unknown as Endpoint;
+  // A backup is one guest's: an endpoint that takes one by its volume speaks of that guest.
+  test.each<[string, Record<string, unknown>, number]>([
+    ["a backup's volume", { volume: { type: "string", description: "Backup volume ID or name." } }, 1],
+    ["a guest's ID as a filter", { vmid: { type: "integer", format: "pve-vmid", optional: 1 } }, 1],
+    ["any volume", { volume: { type: "string", description: "Volume identifier" } }, 0],
+    ["a backup job's ID", { id: { type: "string", description: "The backup job ID." } }, 0],
+  ])("%s", (_name, parameters, expected) => {
+    expect(buildSearchIndex([endpoint("/x", parameters)]).takesGuests[0]).toBe(expected);
   });
 });
 
