@@ -15,7 +15,7 @@ import { firstSentence, identifierWords, markupToText, NEGATIONS, PARTICLES, wor
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
-import { endpointValueKinds, valueTerm } from "./search-values.ts";
+import { endpointValueKinds, measuredWords, valueTerm } from "./search-values.ts";
 import {
   agentTwins,
   collections,
@@ -156,6 +156,10 @@ export interface SearchIndex {
   collectionParents: Map<string, Set<string>>;
   /** The kinds of storage, as POST /storage's `type` names them ("zfspool", "lvmthin", "nfs", "pbs"). */
   storageTypes: Set<string>;
+  /** The file paths the endpoints' descriptions say ("/etc/hosts" of "Write /etc/hosts."). */
+  describedPaths: Set<string>;
+  /** What the schema measures by an amount other than disk space ("memory", "ram", "swap"; measuredWords). */
+  measured: Set<string>;
   /** For an item of such a list (its path and a placeholder): the stem of what the list holds. */
   itemOf: (string | undefined)[];
   /** Per endpoint, the stems of every list whose item its path goes through, the nearest last. */
@@ -318,7 +322,7 @@ const GUEST_ID_FORMATS = new Set(["pve-vmid", "pve-ha-resource-or-vm-id"]);
 /**
  * Whether an endpoint takes an existing guest by its ID: a filter ("Only list tasks for this
  * VM"), an HA resource's `sid`; not the `vmid` a POST requires, which is the new guest's or the
- * owner of a new volume ("Allocate disk images").
+ * owner of a new volume ("Allocate disk images"). Or one guest's backup by its volume.
  */
 const takesGuest = (e: Endpoint) =>
   Object.values(e.parameters).some(
@@ -326,7 +330,7 @@ const takesGuest = (e: Endpoint) =>
       (typeof p.format === "string" &&
         GUEST_ID_FORMATS.has(p.format) &&
         !(e.method === "POST" && p.format === "pve-vmid" && !p.optional)) ||
-      takesBackup(p),
+      isBackupVolume(p),
   );
 
 /**
@@ -334,7 +338,7 @@ const takesGuest = (e: Endpoint) =>
  * a backup is one guest's (PVE::Storage::archive_info reads the guest's ID from its name), so
  * "the files in the PBS backup of VM 120" speaks of that guest.
  */
-const takesBackup = (p: Endpoint["parameters"][string]) =>
+const isBackupVolume = (p: Endpoint["parameters"][string]) =>
   typeof p.description === "string" && /^backup volume\b/i.test(p.description);
 
 /**
@@ -573,6 +577,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     collectionAliases: collectionAliases(endpoints, listed, stems),
     collectionParents: collectionParents(listed, stems),
     storageTypes: storageTypes(endpoints),
+    measured: measuredWords(endpoints),
+    describedPaths: describedPaths(endpoints),
     itemOf: through.map((lists) => lists.at(-1)),
     itemsOf: through.map((lists) => lists.filter((list): list is string => list !== undefined)),
     itemNames: endpoints.map((e) => itemNames(e, stems, pathWords)),
@@ -759,6 +765,15 @@ export function negatedFlags(endpoints: readonly Endpoint[], stems?: Map<string,
     }
   }
   return out;
+}
+
+/** The absolute paths the endpoints' descriptions say, less the punctuation after them ("/etc/hosts"). */
+function describedPaths(endpoints: readonly Endpoint[]): Set<string> {
+  return new Set(
+    endpoints.flatMap((e) =>
+      (e.description.match(/(?<=^|\s)\/[\w.@+-]+(?:\/[\w.@+-]+)*/g) ?? []).map((p) => p.replace(/[.,;:]+$/, "")),
+    ),
+  );
 }
 
 /** The `type` enum of the endpoint that defines storages (POST /storage): zfs, zfspool, lvm, lvmthin, nfs, pbs... */

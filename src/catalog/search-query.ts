@@ -388,7 +388,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "replicate VM 101 every 15 minutes", "a nightly backup": a schedule in words is a calendar event.
   if (namesRecurrence(query)) found.value("calendar");
   // "grow scsi0 by 20G": an amount of space is what a size parameter takes.
-  if (namesSize(query)) found.value("size");
+  if (namesSize(query, index.measured)) found.value("size");
   // "replication of VM 130 keeps failing and I have no idea why": the log, as if it were said.
   const causeAsked = asksCause(query);
   if (causeAsked) found.word("log", 1);

@@ -243,15 +243,20 @@ function isValue(chunk: string, base: number): boolean {
 }
 
 /**
- * "edit /etc/hosts": a file's path that an endpoint's description says ("Write /etc/hosts.") is
- * what that endpoint acts on, a word of the request, not a value it takes.
+ * Words that put a path inside a guest ("/etc/hosts inside VM 105", "… through the guest
+ * agent", "… from the backup of CT 120"); a backup server is a host like any other.
  */
-function describedPath(index: SearchIndex, chunk: string): boolean {
+const ELSEWHERE = /\b(?:vms?|containers?|cts?|guests?|agent)\b/i;
+
+/**
+ * "edit /etc/hosts on pve4": a file's path that an endpoint's description says ("Write
+ * /etc/hosts.") is what that endpoint acts on, a word of the request, not a value it takes.
+ * Inside a guest, or a guest's backup, the same path is the guest's own file, a value again.
+ */
+function describedPath(index: SearchIndex, query: string, chunk: string): boolean {
   const path = chunk.replace(/^["'(]+|["'),.;:!?]+$/g, "");
-  if (!valueKinds(path).includes("file")) return false;
-  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const said = new RegExp(`(?:^|\\s)${escaped}(?=$|[\\s.,;:)])`);
-  return index.endpoints.some((e) => said.test(e.description));
+  if (ELSEWHERE.test(query) || !valueKinds(path).includes("file")) return false;
+  return index.describedPaths.has(path);
 }
 
 /** Words beside a name that make it a program's: "the zfs-zed service", "is rbd-mirror running". */
@@ -304,7 +309,7 @@ export function tokenize(
   const baseOf = (chunk: string, k: number) =>
     /^(called|named)$/i.test(chunks[k - 1] ?? "") || names[k]
       ? NAME_WEIGHT
-      : describedPath(index, chunk)
+      : describedPath(index, query, chunk)
         ? 1
         : chunkWeight(chunk);
   chunks.forEach((chunk, k) => {

@@ -279,27 +279,62 @@ const IP_FORMATS: ReadonlySet<string> = new Set([
 /**
  * An amount of space with its unit, as a size parameter's pattern writes it (resize's `size`
  * "\\+?\\d+(\\.\\d+)?[KMGT]?", a Ceph pool's `target_size`): "20G", "+10G", "32GB", "1.5T", and
- * said with a space ("20 GB", "8 GiB"). The word after it says what it measures.
+ * said with a space ("20 GB", "8 GiB"). The unit is a capital M, G or T, or is spelled with its
+ * B ("20gb"): "5 m" is minutes, "16k" a block size.
  */
-const SIZE = /(?:^|\s)\+?\d+(?:\.\d+)?\s?[KMGT](?:i?B)?(?=$|[\s,.;:!?)])/gi;
+const SIZE = /(?:^|\s)\+?\d+(?:\.\d+)?\s?(?:[MGT](?:i?B)?|[mgt]i?b)(?=$|[\s,.;:!?)])/g;
 
 /**
- * Words after an amount that say it is a change of size ("8 GB bigger", "20G more") or where
- * it goes ("12 GB onto the rootfs"; "onto" is no stop word of the search).
+ * The words after an amount that leave it by itself: where it goes ("by 20G", "20 GB to the
+ * disk", "12 GB onto the rootfs") and what it changes ("8 GB bigger").
  */
-const AFTER_SIZE: ReadonlySet<string> = new Set(["more", "extra", "bigger", "larger", "smaller", "less", "onto"]);
+const AFTER_SIZE: ReadonlySet<string> = new Set([
+  "to",
+  "onto",
+  "into",
+  "on",
+  "in",
+  "at",
+  "bigger",
+  "larger",
+  "smaller",
+]);
+/** "20G more", "30 GB extra", unless a noun follows ("2 GB more memory"). */
+const MORE: ReadonlySet<string> = new Set(["more", "extra"]);
+
+/**
+ * What the schema measures by an amount other than disk space: the parameters it gives an
+ * "Amount of" (`memory`, `swap`, `balloon`: "Amount of target RAM for the VM in MiB") and the
+ * noun that follows the words ("ram"). A query that names one gives its amounts to it.
+ */
+export function measuredWords(endpoints: readonly Endpoint[]): Set<string> {
+  const words = new Set<string>();
+  for (const e of endpoints)
+    for (const [name, p] of Object.entries(e.parameters)) {
+      const amount = /^amount of (?:target |online )?(\w+)/i.exec(
+        typeof p.description === "string" ? p.description : "",
+      );
+      if (!amount) continue;
+      words.add(name.toLowerCase());
+      words.add(amount[1]!.toLowerCase());
+    }
+  return words;
+}
 
 /**
  * Whether a query gives an amount of space by itself ("grow scsi0 by 20G", "add 20 GB to the
  * disk", "make it 8 GB bigger"), the value a size parameter takes. An amount that qualifies
- * the noun after it is what that thing has ("a 50G volume", "8 GB of RAM", "a 4TB drive").
+ * the noun after it is what that thing has ("a 50G volume", "8 GB of RAM", "a 4TB drive"), and
+ * in a query that names a measure (`measured`: memory, RAM, swap) it is that measure's.
  */
-export function namesSize(query: string): boolean {
+export function namesSize(query: string, measured: ReadonlySet<string> = new Set()): boolean {
+  if (lowerWords(query).some((w) => measured.has(w.replace(/[.!?:]+$/, "")))) return false;
   for (const m of query.matchAll(SIZE)) {
     const rest = query.slice(m.index + m[0].length);
-    if (/^[,.;:!?)]/.test(rest)) return true;
-    const next = /^\s*([a-z]+)/i.exec(rest)?.[1]?.toLowerCase();
-    if (next === undefined || AFTER_SIZE.has(next) || (STOPWORDS.has(next) && next !== "of")) return true;
+    if (/^\s*(?:[,.;:!?)]|$)/.test(rest)) return true;
+    const [next, after] = rest.toLowerCase().match(/[a-z]+/g) ?? [];
+    if (AFTER_SIZE.has(next!)) return true;
+    if (MORE.has(next!) && (after === undefined || STOPWORDS.has(after))) return true;
   }
   return false;
 }

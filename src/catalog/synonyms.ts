@@ -418,6 +418,8 @@ export const METHOD_HINTS: Readonly<Record<string, MethodName>> = {
   thaw: "POST",
   trim: "POST",
   ping: "POST",
+  // "mark storage nfs1 as shared", "mark a backup as protected": the schema's marks are flags.
+  // An action named after the mark still wins by its name ("mark OSD 7 out": POST …/out).
   mark: "PUT",
   write: "POST",
   scrub: "POST",

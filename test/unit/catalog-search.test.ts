@@ -2018,7 +2018,7 @@ describe("the twenty-fourth round of issue 11, on PVE 9.1", async () => {
     );
   });
 
-  // The file the schema says an endpoint writes is that endpoint's object, whatever else the query names.
+  // The file the schema says an endpoint writes is that endpoint's object, a backup server named or not.
   test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a file the schema names", (which) => {
     expect(ranked(catalogs![which]!, "put a line for the backup box nas02 into /etc/hosts on pve7")[0]).toBe(
       "POST /nodes/{node}/hosts",
@@ -2491,6 +2491,8 @@ describe("a file's path that an endpoint's description says", () => {
     ["append nas02 to /etc/hosts, then reload", "hosts", 1],
     ["append nas02 to /etc/resolv.conf on pve7", "resolv", 0.3],
     ["append nas02 to /etc/hosts.allow on pve7", "allow", 0.3],
+    // Inside a guest the path is the guest's own file.
+    ["append nas02 to /etc/hosts inside VM 105 through the agent", "hosts", 0.3],
   ])("%s: %s weighs %d", (query, word, weight) => {
     expect(weightOf(query, word)).toBe(weight);
   });
@@ -3531,7 +3533,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 88.8, 97.2],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
-  ["search-fresh5-sealed", true, 88.3, 97.5],
+  ["search-fresh5-sealed", true, 89.2, 98.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 89.2, 94.2], // top five lowered (see search-fresh-tune)
   // The fourth round's last blind check (written after its other changes; opened at its end).
@@ -3549,9 +3551,9 @@ const FLOORS: [string, boolean, number, number][] = [
   // fresh12 after its last; all opened at its end.
   ["search-fresh10-sealed", true, 86.7, 92.5],
   ["search-fresh11-sealed", true, 86.7, 95.8],
-  ["search-fresh12-sealed", true, 80, 96.7],
+  ["search-fresh12-sealed", true, 80, 97.5],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 84.2, 96.7],
+  ["search-fresh13-sealed", true, 85, 96.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
@@ -3578,13 +3580,13 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
-  ["search-fresh23-sealed", true, 77.3, 87.3],
+  ["search-fresh23-sealed", true, 77.3, 88.2],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 78.2, 88.2],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
-  ["search-fresh27-sealed", true, 79.1, 89.1],
+  ["search-fresh27-sealed", true, 80, 89.1],
   // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
   // traded for "added" stemming as "add" (three first places); and in the twelfth by one ("a backup
   // task has been hanging for hours …", seventh now), traded for one identity unit per word (a
@@ -3592,10 +3594,10 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh28-sealed", true, 81.8, 90],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
-  ["search-fresh32-sealed", true, 75.5, 89.1],
+  ["search-fresh32-sealed", true, 78.2, 90],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
-  ["search-fresh38-sealed", true, 73.6, 83.6],
+  ["search-fresh38-sealed", true, 73.6, 84.5],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
   ["search-fresh39-sealed", true, 82.7, 86.4],
@@ -3607,5 +3609,5 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh46-sealed", true, 84.5, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 77.3, 89.1],
+  ["search-fresh50-sealed", true, 78.2, 90],
 ];

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { Endpoint } from "../../src/catalog/model.ts";
 import {
   endpointValueKinds,
+  measuredWords,
   namesGuests,
   namesPort,
   namesRecurrence,
@@ -376,19 +377,45 @@ describe("values a query says in words", () => {
     // ... not a number with no port word or protocol, nor an address's port after a colon.
     ["namesPort", namesPort, "resize VM 100 to 443 GB", false],
     ["namesPort", namesPort, "send metrics to 10.1.2.3:8089", false],
-    // An amount of space by itself is a size: a change by it, to it, or of it.
-    ["namesSize", namesSize, "enlarge virtio1 of VM 118 by 35G", true],
-    ["namesSize", namesSize, "put another 12 GB onto the rootfs of CT 205", true],
-    ["namesSize", namesSize, "make mp1 of container 260 1.5T.", true],
-    ["namesSize", namesSize, "VM 411's scsi2 needs to be 30 GiB larger", true],
-    ["namesSize", namesSize, "qm disk resize 133 sata0 +8G", true],
-    // ... not an amount that says what a thing has, nor a number without a unit.
-    ["namesSize", namesSize, "a new container with 3 GB of RAM", false],
-    ["namesSize", namesSize, "mount a 64G volume from ceph-rbd into CT 140", false],
-    ["namesSize", namesSize, "format the new 8TB drive on pve5 as a directory storage", false],
-    ["namesSize", namesSize, "migrate VM 140 to pve3", false],
   ])("%s: %s %p", (_name, says, query, expected) => {
     expect(says(query)).toBe(expected);
+  });
+});
+
+describe("namesSize: an amount of space by itself", () => {
+  const measured = new Set(["memory", "ram", "swap", "balloon"]);
+  test.each<[string, boolean]>([
+    // A change by the amount, to it, or where it goes.
+    ["enlarge virtio1 of VM 118 by 35G", true],
+    ["put another 12 GB onto the rootfs of CT 205", true],
+    ["make mp1 of container 260 1.5T.", true],
+    ["VM 411's scsi2 needs to be 30 GiB larger", true],
+    ["qm disk resize 133 sata0 +8G", true],
+    ["the disk of VM 222 is full, give it 25gb more", true],
+    // ... not an amount that says what a thing has, nor one a measure of memory takes.
+    ["a new container with 3 GB of RAM", false],
+    ["mount a 64G volume from ceph-rbd into CT 140", false],
+    ["format the new 8TB drive on pve5 as a directory storage", false],
+    ["VM 140 needs 2 GB more memory", false],
+    ["raise the swap of CT 150 to 2G", false],
+    ["new VM with 16G and 8 cores", false],
+    // ... nor a number in other units: minutes, a block size.
+    ["replicate VM 140 to pve2 every 10 m", false],
+    ["a zfs storage with a volblocksize of 16k", false],
+    ["migrate VM 140 to pve3", false],
+  ])("%s: %p", (query, expected) => {
+    expect(namesSize(query, measured)).toBe(expected);
+  });
+
+  test("the measures the schema gives an amount of", () => {
+    const endpoint = (parameters: Record<string, unknown>) =>
+      ({ method: "PUT", path: "/x", name: "x", description: "", parameters }) as unknown as Endpoint;
+    const words = measuredWords([
+      endpoint({ swap: { type: "integer", description: "Amount of SWAP for the container in MB." } }),
+      endpoint({ balloon: { type: "integer", description: "Amount of target RAM for the VM in MiB." } }),
+      endpoint({ size: { type: "string", description: "The new size." } }),
+    ]);
+    expect([...words].sort()).toEqual(["balloon", "ram", "swap"]);
   });
 });
 
