@@ -255,8 +255,8 @@ const ELSEWHERE = /\b(?:vms?|containers?|cts?|guests?|agent)\b/i;
  */
 function describedPath(index: SearchIndex, query: string, chunk: string): boolean {
   const path = chunk.replace(/^["'(]+|["'),.;:!?]+$/g, "");
-  if (ELSEWHERE.test(query) || !valueKinds(path).includes("file")) return false;
-  return index.describedPaths.has(path);
+  if (!index.describedPaths.has(path) || ELSEWHERE.test(query)) return false;
+  return valueKinds(path).includes("file");
 }
 
 /** Words beside a name that make it a program's: "the zfs-zed service", "is rbd-mirror running". */

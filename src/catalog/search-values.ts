@@ -328,13 +328,14 @@ export function measuredWords(endpoints: readonly Endpoint[]): Set<string> {
  * in a query that names a measure (`measured`: memory, RAM, swap) it is that measure's.
  */
 export function namesSize(query: string, measured: ReadonlySet<string> = new Set()): boolean {
-  if (lowerWords(query).some((w) => measured.has(w.replace(/[.!?:]+$/, "")))) return false;
   for (const m of query.matchAll(SIZE)) {
     const rest = query.slice(m.index + m[0].length);
-    if (/^\s*(?:[,.;:!?)]|$)/.test(rest)) return true;
     const [next, after] = rest.toLowerCase().match(/[a-z]+/g) ?? [];
-    if (AFTER_SIZE.has(next!)) return true;
-    if (MORE.has(next!) && (after === undefined || STOPWORDS.has(after))) return true;
+    const alone =
+      /^\s*(?:[,.;:!?)]|$)/.test(rest) ||
+      AFTER_SIZE.has(next!) ||
+      (MORE.has(next!) && (after === undefined || STOPWORDS.has(after)));
+    if (alone) return !lowerWords(query).some((w) => measured.has(w.replace(/[.!?:]+$/, "")));
   }
   return false;
 }
