@@ -335,7 +335,8 @@ export function namesSize(query: string, measured: ReadonlySet<string> = new Set
       /^\s*(?:[,.;:!?)]|$)/.test(rest) ||
       AFTER_SIZE.has(next!) ||
       (MORE.has(next!) && (after === undefined || STOPWORDS.has(after)));
-    if (alone) return !lowerWords(query).some((w) => measured.has(w.replace(/[.!?:]+$/, "")));
+    // "--memory 4G" names the measure by its option.
+    if (alone) return !lowerWords(query).some((w) => measured.has(w.replace(/^[-"'(]+|[.!?:"')]+$/g, "")));
   }
   return false;
 }

@@ -399,6 +399,7 @@ describe("namesSize: an amount of space by itself", () => {
     ["VM 140 needs 2 GB more memory", false],
     ["raise the swap of CT 150 to 2G", false],
     ["new VM with 16G and 8 cores", false],
+    ["qm set 140 --memory 6G", false],
     // ... nor a number in other units: minutes, a block size.
     ["replicate VM 140 to pve2 every 10 m", false],
     ["a zfs storage with a volblocksize of 16k", false],
