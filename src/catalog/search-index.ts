@@ -15,7 +15,7 @@ import { firstSentence, identifierWords, markupToText, NEGATIONS, PARTICLES, wor
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
-import { endpointValueKinds, measuredWords, valueTerm } from "./search-values.ts";
+import { endpointValueKinds, measuredWords, valueKinds, valueTerm } from "./search-values.ts";
 import {
   agentTwins,
   collections,
@@ -767,12 +767,16 @@ export function negatedFlags(endpoints: readonly Endpoint[], stems?: Map<string,
   return out;
 }
 
-/** The absolute paths the endpoints' descriptions say, less the punctuation after them ("/etc/hosts"). */
+/**
+ * The paths in a file system the endpoints' descriptions say, less the punctuation after them
+ * ("/etc/hosts"); not an API path ("/cluster/acme/meta").
+ */
 function describedPaths(endpoints: readonly Endpoint[]): Set<string> {
   return new Set(
-    endpoints.flatMap((e) =>
-      (e.description.match(/(?<=^|\s)\/[\w.@+-]+(?:\/[\w.@+-]+)*/g) ?? []).map((p) => p.replace(/[.,;:]+$/, "")),
-    ),
+    endpoints
+      .flatMap((e) => e.description.match(/(?<=^|\s)\/[\w.@+-]+(?:\/[\w.@+-]+)*/g) ?? [])
+      .map((path) => path.replace(/[.,;:]+$/, ""))
+      .filter((path) => valueKinds(path).includes("file")),
   );
 }
 

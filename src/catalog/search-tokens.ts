@@ -11,7 +11,7 @@ import {
   type MethodName,
 } from "./synonyms.ts";
 import { PARTICLES, STOPWORDS, words } from "./text.ts";
-import { valueKinds } from "./search-values.ts";
+import { valueKinds, valueText } from "./search-values.ts";
 import { respelled, splitCompound } from "./search-terms.ts";
 import { ENGLISH_VERBS } from "./wordnet-verbs.ts";
 import type { SearchIndex } from "./search-index.ts";
@@ -254,9 +254,7 @@ const ELSEWHERE = /\b(?:vms?|containers?|cts?|guests?|agent)\b/i;
  * Inside a guest, or a guest's backup, the same path is the guest's own file, a value again.
  */
 function describedPath(index: SearchIndex, query: string, chunk: string): boolean {
-  const path = chunk.replace(/^["'(]+|["'),.;:!?]+$/g, "");
-  if (!index.describedPaths.has(path) || ELSEWHERE.test(query)) return false;
-  return valueKinds(path).includes("file");
+  return index.describedPaths.has(valueText(chunk).replace(/:$/, "")) && !ELSEWHERE.test(query);
 }
 
 /** Words beside a name that make it a program's: "the zfs-zed service", "is rbd-mirror running". */

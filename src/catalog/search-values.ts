@@ -85,10 +85,12 @@ const IMAGE_PARAMETER = /\bvolume id or absolute path\b/i;
 
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
+/** A chunk of a query without the punctuation around it and a possessive ("bob@pam's account"): the value typed. */
+export const valueText = (chunk: string) => chunk.replace(/^["'(]+|["'),.;!?]+$/g, "").replace(/'s$/i, "");
+
 /** The kinds of value a chunk of a query is, if any (punctuation around it ignored). */
 export function valueKinds(chunk: string): ValueKind[] {
-  // Punctuation around it and a possessive ("bob@pam's account") are not part of the value.
-  const v = chunk.replace(/^["'(]+|["'),.;!?]+$/g, "").replace(/'s$/i, "");
+  const v = valueText(chunk);
   if (/^UPID:/i.test(v)) return ["task"];
   if (/^(?:vm|ct):\d+$/i.test(v)) return ["ha"];
   if (/^[^\s:/@!]+@[a-z][\w.-]*![a-z][\w.-]*$/i.test(v)) return ["token"];
