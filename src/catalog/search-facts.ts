@@ -4,7 +4,7 @@
 import { collectionPath, endsInPlaceholder, propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
-import { STOPWORDS, words } from "./text.ts";
+import { STOPWORDS, identifierWords, words } from "./text.ts";
 
 /** Words of handler names that say what is done, which the method already tells, or which guest. */
 const IDENTITY_GENERIC = new Set(
@@ -221,6 +221,42 @@ export function crossKindTwins(endpoints: readonly Endpoint[]): [number, number]
     for (const b of lone)
       if (a.id < b.id && a.kind !== b.kind && a.method === b.method && (names(a.last, b.last) || names(b.last, a.last)))
         out.push([a.id, b.id]);
+  return out;
+}
+
+/** Share of the options two endpoints must have in common to be one action at two scopes. */
+const SCOPE_TWIN_OVERLAP = 0.75;
+const CLUSTER_SCOPE = /^\/cluster\/[^{}]+$/;
+const NODE_SCOPE = /^\/nodes\/\{node\}\/[^{}]+$/;
+
+/**
+ * One action offered for the whole cluster and for one node under different names: the same
+ * method, a /cluster path without placeholders and a /nodes/{node} path with no other one, last segments that
+ * share no word, and nearly the same options besides the node (Jaccard at least
+ * SCOPE_TWIN_OVERLAP of three or more). In 9.1: bulk-action/guest/shutdown and stopall (each runs
+ * a shutdown task per guest, then a hard stop), bulk-action/guest/migrate and migrateall. A POST
+ * to a collection makes an item, not the action: the backup job is no twin of vzdump.
+ */
+export function scopeTwins(endpoints: readonly Endpoint[]): [number, number][] {
+  const options = (e: Endpoint) => Object.keys(e.parameters).filter((k) => !e.path.includes(`{${k}}`));
+  const lastWords = (e: Endpoint) => identifierWords(e.path.split("/").pop()!);
+  const collections = new Set(endpoints.filter((e) => endsInPlaceholder(e.path)).map((e) => collectionPath(e.path)));
+  const out: [number, number][] = [];
+  endpoints.forEach((a, ia) => {
+    if (!CLUSTER_SCOPE.test(a.path) || collections.has(a.path)) return;
+    const own = new Set(options(a));
+    if (own.size < 3) return;
+    endpoints.forEach((b, ib) => {
+      if (b.method !== a.method || !NODE_SCOPE.test(b.path)) return;
+      const theirs = options(b);
+      if (theirs.length < 3) return;
+      const shared = theirs.filter((k) => own.has(k)).length;
+      if (shared / (own.size + theirs.length - shared) < SCOPE_TWIN_OVERLAP) return;
+      const named = new Set(lastWords(a));
+      if (lastWords(b).some((w) => named.has(w))) return;
+      out.push([ia, ib]);
+    });
+  });
   return out;
 }
 

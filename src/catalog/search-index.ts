@@ -26,6 +26,7 @@ import {
   isNavigation,
   isSetter,
   crossKindTwins,
+  scopeTwins,
   summaryObject,
   withStandIns,
   itemKinds,
@@ -443,6 +444,18 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   });
   const twins = crossKindTwins(endpoints);
   addSiblingTerms(endpoints, twins, textTerms, ownTerms, postings);
+  // "shut down all guests on pve2": stopall, the node's twin of the cluster's bulk shutdown, is
+  // named by what its twin is named by.
+  const scoped = scopeTwins(endpoints);
+  for (const [a, b] of scoped)
+    for (const [to, from] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const own = new Set([...textTerms[to]![0]!, ...identifierTerms[to]![0]!, ...identifierTerms[to]![2]!].flat());
+      const theirs = new Set(identifierTerms[from]![0]!.flat());
+      for (const t of theirs) if (!own.has(t)) postings.addField(t, to, FIELD.summary);
+    }
   // The kinds of value each endpoint takes ("#volume"), for values typed in a query.
   endpoints.forEach((e, id) => {
     for (const [kind, where] of endpointValueKinds(e))
@@ -527,6 +540,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   for (const [a, b] of twins) {
     identity[a] = withStandIns(identity[a]!, summaryObject(summaries[b]!, stems));
     identity[b] = withStandIns(identity[b]!, summaryObject(summaries[a]!, stems));
+  }
+  for (const [a, b] of scoped) {
+    const named = (id: number) => lastWords[id]!.map((w) => stem(w, stems));
+    identity[a] = withStandIns(identity[a]!, named(b));
+    identity[b] = withStandIns(identity[b]!, named(a));
   }
   const compounds = new Set<string>();
   const parameterStems = new Set<string>();

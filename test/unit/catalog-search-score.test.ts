@@ -7,6 +7,7 @@ import {
   AGENT_TWIN,
   agentTwins,
   crossKindTwins,
+  scopeTwins,
   isSetter,
   itemKinds,
   itemNames,
@@ -454,6 +455,44 @@ describe("crossKindTwins: one answer for the two kinds of guest under two names"
       ["GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", "GET /nodes/{node}/lxc/{vmid}/interfaces"],
     ]);
   });
+});
+
+describe("scopeTwins: one action for the cluster and for one node under two names", () => {
+  const options = (...names: string[]) => Object.fromEntries(names.map((n) => [n, { type: "string" }]));
+  const endpoint = (method: string, path: string, parameters: Record<string, unknown>) =>
+    ({ method, path, name: "x", description: "", parameters }) as unknown as Endpoint;
+
+  test("nearly the same options, no shared name, no item made; not a collection's POST", () => {
+    const list = [
+      endpoint("POST", "/cluster/bulk/halt", options("vms", "timeout", "force-stop", "workers")),
+      endpoint("POST", "/nodes/{node}/haltall", options("node", "vms", "timeout", "force-stop")),
+      // Shares a word with the cluster's name: the words already find it.
+      endpoint("POST", "/nodes/{node}/halt", options("node", "vms", "timeout", "force-stop")),
+      // Half the options only.
+      endpoint("POST", "/nodes/{node}/pauseall", options("node", "vms", "to-disk", "state")),
+      // Another method.
+      endpoint("PUT", "/nodes/{node}/stopper", options("node", "vms", "timeout", "force-stop")),
+      // A POST that makes an item of /cluster/jobs, and a node action with its options.
+      endpoint("POST", "/cluster/jobs", options("vms", "mode", "storage")),
+      endpoint("GET", "/cluster/jobs/{id}", options("id")),
+      endpoint("POST", "/nodes/{node}/dump", options("node", "vms", "mode", "storage")),
+    ];
+    expect(scopeTwins(list)).toEqual([[0, 1]]);
+  });
+
+  test.skipIf(!haveSharedData("scope twins", SCHEMA_FILES["9.1"].file))(
+    "PVE 9.1: the bulk shutdown and migration",
+    () => {
+      const catalog = real91();
+      const pairs = scopeTwins(catalog.endpoints).map((pair) =>
+        pair.map((id) => `${catalog.endpoints[id]!.method} ${catalog.endpoints[id]!.path}`),
+      );
+      expect(pairs).toEqual([
+        ["POST /cluster/bulk-action/guest/shutdown", "POST /nodes/{node}/stopall"],
+        ["POST /cluster/bulk-action/guest/migrate", "POST /nodes/{node}/migrateall"],
+      ]);
+    },
+  );
 });
 
 describe("itemKinds: an item of a list filtered by kind is of one of those kinds", () => {

@@ -2026,6 +2026,27 @@ describe("the twenty-fourth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the twenty-fifth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twenty-fifth round", SCHEMA_DIR);
+  const catalogs = present ? await realCatalogs(true) : undefined;
+
+  // The node's stopall runs a shutdown per guest, as the cluster's bulk shutdown does: the node
+  // named, it is the one.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: every guest of one node powered off", (which) => {
+    for (const query of [
+      "shut down all the guests on host pve6 cleanly",
+      "power off each guest on hv7 before the UPS runs dry",
+    ])
+      expect(ranked(catalogs![which]!, query)[0]).toBe("POST /nodes/{node}/stopall");
+    expect(ranked(catalogs![which]!, "shut down every guest in the whole cluster")[0]).toBe(
+      "POST /cluster/bulk-action/guest/shutdown",
+    );
+    expect(ranked(catalogs![which]!, "shut down VM 4410 cleanly")[0]).toBe(
+      "POST /nodes/{node}/qemu/{vmid}/status/shutdown",
+    );
+  });
+});
+
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
   const endpoint = (path: string, description: string) =>
     ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
