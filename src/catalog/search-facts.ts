@@ -4,7 +4,7 @@
 import { collectionPath, endsInPlaceholder, propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
-import { STOPWORDS, identifierWords, words } from "./text.ts";
+import { STOPWORDS, words } from "./text.ts";
 
 /** Words of handler names that say what is done, which the method already tells, or which guest. */
 const IDENTITY_GENERIC = new Set(
@@ -228,35 +228,52 @@ export function crossKindTwins(endpoints: readonly Endpoint[]): [number, number]
 const SCOPE_TWIN_OVERLAP = 0.75;
 const CLUSTER_SCOPE = /^\/cluster\/[^{}]+$/;
 const NODE_SCOPE = /^\/nodes\/\{node\}\/[^{}]+$/;
+/** How the schema retires an option ("Deprecated, use 'max-workers' instead."). */
+const DEPRECATED = /^deprecated\b/i;
 
 /**
  * One action offered for the whole cluster and for one node under different names: the same
- * method, a /cluster path without placeholders and a /nodes/{node} path with no other one, last segments that
- * share no word, and nearly the same options besides the node (Jaccard at least
- * SCOPE_TWIN_OVERLAP of three or more). In 9.1: bulk-action/guest/shutdown and stopall (each runs
- * a shutdown task per guest, then a hard stop), bulk-action/guest/migrate and migrateall. A POST
- * to a collection makes an item, not the action: the backup job is no twin of vzdump.
+ * method, a /cluster path without placeholders that makes no item, a /nodes/{node} path with
+ * no other one, another last segment, and nearly the same options besides the node and those
+ * the schema deprecates (Jaccard at least SCOPE_TWIN_OVERLAP, three or more each), each the
+ * other's closest. In 9.1: bulk-action/guest/shutdown and stopall (each runs a shutdown task per
+ * guest, then a hard stop), bulk-action/guest/migrate and migrateall. A POST to a collection
+ * makes an item, not the action: the backup job is no twin of vzdump.
  */
 export function scopeTwins(endpoints: readonly Endpoint[]): [number, number][] {
-  const options = (e: Endpoint) => Object.keys(e.parameters).filter((k) => !e.path.includes(`{${k}}`));
-  const lastWords = (e: Endpoint) => identifierWords(e.path.split("/").pop()!);
+  const options = (e: Endpoint) =>
+    Object.entries(e.parameters)
+      .filter(([k, p]) => !e.path.includes(`{${k}}`) && !DEPRECATED.test(p.description ?? ""))
+      .map(([k]) => k);
+  const last = (e: Endpoint) => e.path.slice(e.path.lastIndexOf("/") + 1);
   const collections = new Set(endpoints.filter((e) => endsInPlaceholder(e.path)).map((e) => collectionPath(e.path)));
+  const candidates = (test: RegExp) =>
+    endpoints.flatMap((e, id) =>
+      test.test(e.path) && !collections.has(e.path) && options(e).length >= 3
+        ? [{ id, e, options: new Set(options(e)) }]
+        : [],
+    );
+  const clusterSide = candidates(CLUSTER_SCOPE);
+  const nodeSide = candidates(NODE_SCOPE);
+  const overlap = (a: (typeof clusterSide)[number], b: (typeof nodeSide)[number]) => {
+    if (a.e.method !== b.e.method || last(a.e) === last(b.e)) return 0;
+    const shared = [...a.options].filter((k) => b.options.has(k)).length;
+    return shared / (a.options.size + b.options.size - shared);
+  };
+  const closest = <U>(others: readonly U[], score: (u: U) => number) => {
+    let best: U | undefined;
+    let top = SCOPE_TWIN_OVERLAP;
+    for (const other of others) {
+      const s = score(other);
+      if (s > top || (s === top && best === undefined)) [best, top] = [other, s];
+    }
+    return best;
+  };
   const out: [number, number][] = [];
-  endpoints.forEach((a, ia) => {
-    if (!CLUSTER_SCOPE.test(a.path) || collections.has(a.path)) return;
-    const own = new Set(options(a));
-    if (own.size < 3) return;
-    endpoints.forEach((b, ib) => {
-      if (b.method !== a.method || !NODE_SCOPE.test(b.path)) return;
-      const theirs = options(b);
-      if (theirs.length < 3) return;
-      const shared = theirs.filter((k) => own.has(k)).length;
-      if (shared / (own.size + theirs.length - shared) < SCOPE_TWIN_OVERLAP) return;
-      const named = new Set(lastWords(a));
-      if (lastWords(b).some((w) => named.has(w))) return;
-      out.push([ia, ib]);
-    });
-  });
+  for (const a of clusterSide) {
+    const b = closest(nodeSide, (n) => overlap(a, n));
+    if (b && closest(clusterSide, (c) => overlap(c, b)) === a) out.push([a.id, b.id]);
+  }
   return out;
 }
 

@@ -445,17 +445,15 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const twins = crossKindTwins(endpoints);
   addSiblingTerms(endpoints, twins, textTerms, ownTerms, postings);
   // "shut down all guests on pve2": stopall, the node's twin of the cluster's bulk shutdown, is
-  // named by what its twin is named by.
+  // named by what its twin is named by. Not the other way round: the cluster's name says what
+  // both do (stopall times out "each guest shutdown task"); stopall's would give the bulk
+  // shutdown every "stop" ("qm stop 100 --forceStop 1").
   const scoped = scopeTwins(endpoints);
-  for (const [a, b] of scoped)
-    for (const [to, from] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      const own = new Set([...textTerms[to]![0]!, ...identifierTerms[to]![0]!, ...identifierTerms[to]![2]!].flat());
-      const theirs = new Set(identifierTerms[from]![0]!.flat());
-      for (const t of theirs) if (!own.has(t)) postings.addField(t, to, FIELD.summary);
-    }
+  for (const [cluster, node] of scoped) {
+    const own = new Set([...textTerms[node]![0]!, ...identifierTerms[node]![0]!, ...identifierTerms[node]![2]!].flat());
+    for (const t of new Set(identifierTerms[cluster]![0]!.flat()))
+      if (!own.has(t)) postings.addField(t, node, FIELD.summary);
+  }
   // The kinds of value each endpoint takes ("#volume"), for values typed in a query.
   endpoints.forEach((e, id) => {
     for (const [kind, where] of endpointValueKinds(e))
@@ -541,11 +539,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     identity[a] = withStandIns(identity[a]!, summaryObject(summaries[b]!, stems));
     identity[b] = withStandIns(identity[b]!, summaryObject(summaries[a]!, stems));
   }
-  for (const [a, b] of scoped) {
-    const named = (id: number) => lastWords[id]!.map((w) => stem(w, stems));
-    identity[a] = withStandIns(identity[a]!, named(b));
-    identity[b] = withStandIns(identity[b]!, named(a));
-  }
+  for (const [cluster, node] of scoped)
+    identity[node] = withStandIns(
+      identity[node]!,
+      lastWords[cluster]!.map((w) => stem(w, stems)),
+    );
   const compounds = new Set<string>();
   const parameterStems = new Set<string>();
   for (const e of endpoints)

@@ -458,24 +458,38 @@ describe("crossKindTwins: one answer for the two kinds of guest under two names"
 });
 
 describe("scopeTwins: one action for the cluster and for one node under two names", () => {
-  const options = (...names: string[]) => Object.fromEntries(names.map((n) => [n, { type: "string" }]));
+  const options = (...names: string[]) =>
+    Object.fromEntries(
+      names.map((n) => [n, { type: "string", description: n.startsWith("old") ? "Deprecated, use 'x'." : n }]),
+    );
   const endpoint = (method: string, path: string, parameters: Record<string, unknown>) =>
     ({ method, path, name: "x", description: "", parameters }) as unknown as Endpoint;
 
-  test("nearly the same options, no shared name, no item made; not a collection's POST", () => {
+  test("nearly the same options, another name, each the other's closest; no collection's POST", () => {
     const list = [
-      endpoint("POST", "/cluster/bulk/halt", options("vms", "timeout", "force-stop", "workers")),
-      endpoint("POST", "/nodes/{node}/haltall", options("node", "vms", "timeout", "force-stop")),
-      // Shares a word with the cluster's name: the words already find it.
-      endpoint("POST", "/nodes/{node}/halt", options("node", "vms", "timeout", "force-stop")),
+      endpoint("POST", "/cluster/bulk/halt", options("vms", "timeout", "force-stop", "workers", "oldworkers")),
+      endpoint("POST", "/nodes/{node}/haltall", options("node", "vms", "timeout", "force-stop", "workers")),
+      // The same last segment: the words already find it.
+      endpoint("POST", "/nodes/{node}/halt", options("node", "vms", "timeout", "force-stop", "workers")),
       // Half the options only.
       endpoint("POST", "/nodes/{node}/pauseall", options("node", "vms", "to-disk", "state")),
       // Another method.
-      endpoint("PUT", "/nodes/{node}/stopper", options("node", "vms", "timeout", "force-stop")),
+      endpoint("PUT", "/nodes/{node}/stopper", options("node", "vms", "timeout", "force-stop", "workers")),
+      // Three of haltall's four options, with a deprecated one that would make it a fifth:
+      // close enough, but haltall is closer to the cluster's halt.
+      endpoint("POST", "/cluster/bulk/boot", options("vms", "timeout", "workers", "oldworkers")),
       // A POST that makes an item of /cluster/jobs, and a node action with its options.
       endpoint("POST", "/cluster/jobs", options("vms", "mode", "storage")),
       endpoint("GET", "/cluster/jobs/{id}", options("id")),
       endpoint("POST", "/nodes/{node}/dump", options("node", "vms", "mode", "storage")),
+    ];
+    expect(scopeTwins(list)).toEqual([[0, 1]]);
+  });
+
+  test("options the schema deprecates are not counted", () => {
+    const list = [
+      endpoint("POST", "/cluster/bulk/wake", options("vms", "timeout", "workers", "oldworkers", "oldtimeout")),
+      endpoint("POST", "/nodes/{node}/wakeall", options("node", "vms", "timeout", "workers")),
     ];
     expect(scopeTwins(list)).toEqual([[0, 1]]);
   });
