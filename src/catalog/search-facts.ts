@@ -233,12 +233,12 @@ const DEPRECATED = /^deprecated\b/i;
 
 /**
  * One action offered for the whole cluster and for one node under different names: the same
- * method, a /cluster path without placeholders that makes no item, a /nodes/{node} path with
- * no other one, another last segment, and nearly the same options besides the node and those
- * the schema deprecates (Jaccard at least SCOPE_TWIN_OVERLAP, three or more each), each the
- * other's closest. In 9.1: bulk-action/guest/shutdown and stopall (each runs a shutdown task per
- * guest, then a hard stop), bulk-action/guest/migrate and migrateall. A POST to a collection
- * makes an item, not the action: the backup job is no twin of vzdump.
+ * method, a /cluster path without placeholders and a /nodes/{node} path with no other one,
+ * neither a collection, another last segment, and nearly the same options besides the node
+ * and those the schema deprecates (Jaccard at least SCOPE_TWIN_OVERLAP, three or more each),
+ * each the other's closest. In 9.1: bulk-action/guest/shutdown and stopall (each runs a
+ * shutdown task per guest, then a hard stop), bulk-action/guest/migrate and migrateall. A POST
+ * to a collection makes an item, not the action: the backup job is no twin of vzdump.
  */
 export function scopeTwins(endpoints: readonly Endpoint[]): [number, number][] {
   const options = (e: Endpoint) =>

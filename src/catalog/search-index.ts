@@ -447,7 +447,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   // "shut down all guests on pve2": stopall, the node's twin of the cluster's bulk shutdown, is
   // named by what its twin is named by. Not the other way round: the cluster's name says what
   // both do (stopall times out "each guest shutdown task"); stopall's would give the bulk
-  // shutdown every "stop" ("qm stop 100 --forceStop 1").
+  // shutdown every "stop" (without docs, "qm shutdown 105 --forceStop 1" put it above status/shutdown).
   const scoped = scopeTwins(endpoints);
   for (const [cluster, node] of scoped) {
     const own = new Set([...textTerms[node]![0]!, ...identifierTerms[node]![0]!, ...identifierTerms[node]![2]!].flat());
