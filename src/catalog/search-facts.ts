@@ -1,7 +1,7 @@
 // What the ranking knows about each endpoint besides its words: what it is named by, whether
 // it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
 // directory index. Read from the schema alone; the score factors (search-score.ts) use them.
-import { collectionPath, endsInPlaceholder, propertyStringKeys, type Endpoint } from "./model.ts";
+import { collectionPath, endsInPlaceholder, isDeprecated, propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
 import { STOPWORDS, words } from "./text.ts";
@@ -228,8 +228,6 @@ export function crossKindTwins(endpoints: readonly Endpoint[]): [number, number]
 const SCOPE_TWIN_OVERLAP = 0.75;
 const CLUSTER_SCOPE = /^\/cluster\/[^{}]+$/;
 const NODE_SCOPE = /^\/nodes\/\{node\}\/[^{}]+$/;
-/** How the schema retires an option ("Deprecated, use 'max-workers' instead."). */
-const DEPRECATED = /^deprecated\b/i;
 
 /**
  * One action offered for the whole cluster and for one node under different names: the same
@@ -243,7 +241,7 @@ const DEPRECATED = /^deprecated\b/i;
 export function scopeTwins(endpoints: readonly Endpoint[]): [number, number][] {
   const options = (e: Endpoint) =>
     Object.entries(e.parameters)
-      .filter(([k, p]) => !e.path.includes(`{${k}}`) && !DEPRECATED.test(p.description ?? ""))
+      .filter(([k, p]) => !e.path.includes(`{${k}}`) && !isDeprecated(p.description))
       .map(([k]) => k);
   const last = (e: Endpoint) => e.path.slice(e.path.lastIndexOf("/") + 1);
   const collections = new Set(endpoints.filter((e) => endsInPlaceholder(e.path)).map((e) => collectionPath(e.path)));

@@ -449,9 +449,14 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   // both do (stopall times out "each guest shutdown task"); stopall's would give the bulk
   // shutdown every "stop" (without docs, "qm shutdown 105 --forceStop 1" put it above status/shutdown).
   const scoped = scopeTwins(endpoints);
+  const summaryAt = TEXT_FIELDS.indexOf("summary");
+  const lastAt = IDENTIFIER_FIELDS.indexOf("lastSegment");
+  const nameAt = IDENTIFIER_FIELDS.indexOf("name");
   for (const [cluster, node] of scoped) {
-    const own = new Set([...textTerms[node]![0]!, ...identifierTerms[node]![0]!, ...identifierTerms[node]![2]!].flat());
-    for (const t of new Set(identifierTerms[cluster]![0]!.flat()))
+    const own = new Set(
+      [textTerms[node]![summaryAt]!, identifierTerms[node]![lastAt]!, identifierTerms[node]![nameAt]!].flat(2),
+    );
+    for (const t of new Set(identifierTerms[cluster]![lastAt]!.flat()))
       if (!own.has(t)) postings.addField(t, node, FIELD.summary);
   }
   // The kinds of value each endpoint takes ("#volume"), for values typed in a query.
