@@ -644,6 +644,38 @@ export function markSaying(tokens: Token[]): void {
   });
 }
 
+/** "login" as one word: the noun. The verb is two words ("log in"), which "login" stands for when it opens a request. */
+const LOGIN_NOUNS = new Set(["login", "logins", "logon", "logons"]);
+/** Possessives not among the determiners ("his login"), and counting words ("every login"). */
+const NOUN_MARKERS = new Set(["his", "her", "no", "second", "first", "new"]);
+/** Words after a noun that open what follows it, not a noun it qualifies ("login with a password"). */
+const AFTER_NOUN = new Set(["with", "to", "via", "as", "using", "through", "into", "on", "for"]);
+/** How much "login" as a noun counts: it names the user's account, page or password, not the act of logging in. */
+const LOGIN_NOUN_WEIGHT = 0.3;
+
+/**
+ * "change my own login password", "a proxmox login for the new hire", "the popup every login":
+ * "login" after a determiner or before the noun it qualifies is the noun: an account, its
+ * screen, its password. The API's "login" is the act (POST /access/ticket logs a client in),
+ * which the noun names only in passing, so it counts for little. Where it opens the request
+ * ("login with username/password to get a ticket") it is that act.
+ */
+export function markLoginNoun(tokens: Token[]): void {
+  tokens.forEach((t, k) => {
+    if (!LOGIN_NOUNS.has(t.word) || t.literal) return;
+    const before = tokens[k - 1]?.word ?? "";
+    const after = tokens[k + 1];
+    const qualifies =
+      !t.clauseStart &&
+      after !== undefined &&
+      !after.literal &&
+      !STOPWORDS.has(after.word) &&
+      !AFTER_NOUN.has(after.word);
+    if (!DETERMINERS.has(before) && !NOUN_MARKERS.has(before) && !qualifies) return;
+    tokens[k] = { ...t, context: true, weight: t.weight * LOGIN_NOUN_WEIGHT };
+  });
+}
+
 /** The auxiliaries whose negation ("can't", "won't", "doesn't") says what does not happen. */
 const NEGATED_AUXILIARIES = new Set(["can", "won", "doesn", "didn", "couldn", "don"]);
 

@@ -40,6 +40,7 @@ import {
   asksDoer,
   pastTenseBases,
   markInability,
+  markLoginNoun,
   markAspect,
   markMotion,
   markSaying,
@@ -344,6 +345,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   markContext(typed.tokens, query);
   markPrevented(typed.tokens);
   markInability(typed.tokens);
+  markLoginNoun(typed.tokens);
   markAspect(typed.tokens);
   markMotion(typed.tokens);
   markSaying(typed.tokens);
