@@ -19,6 +19,7 @@ import {
   LEADING_WORDS,
   QUESTION_WORDS,
   OBJECT_PRONOUNS,
+  PREPOSITIONS,
   queryChunks,
   type Token,
 } from "./search-tokens.ts";
@@ -646,32 +647,61 @@ export function markSaying(tokens: Token[]): void {
 
 /** "login" as one word: the noun. The verb is two words ("log in"), which "login" stands for when it opens a request. */
 const LOGIN_NOUNS = new Set(["login", "logins", "logon", "logons"]);
-/** Possessives not among the determiners ("his login"), and counting words ("every login"). */
-const NOUN_MARKERS = new Set(["his", "her", "no", "second", "first", "new"]);
-/** Words after a noun that open what follows it, not a noun it qualifies ("login with a password"). */
-const AFTER_NOUN = new Set(["with", "to", "via", "as", "using", "through", "into", "on", "for"]);
+/** Possessives not among the determiners ("his login", "my own login", "whose login"), and "no login". */
+const POSSESSIVES = new Set(["his", "her", "own", "whose", "no"]);
+/** Words after which "login" is the verb however it is spelt: "to login", "can't login", "can the user login". */
+const LOGIN_VERB_MARKERS = new Set([
+  "to",
+  "can",
+  "cannot",
+  "could",
+  "t",
+  "should",
+  "must",
+  "will",
+  "would",
+  "may",
+  "not",
+  "never",
+  "unable",
+]);
+/** How far before "login" such a word makes it the verb ("can the user login"). */
+const VERB_REACH = 3;
 /** How much "login" as a noun counts: it names the user's account, page or password, not the act of logging in. */
 const LOGIN_NOUN_WEIGHT = 0.3;
 
+/** Whether a word is a verb's inflected form: "fails", "failed", "failing", "works". */
+function inflectedVerb(word: string): boolean {
+  const bases = [...pastTenseBases(word), ...gerundBases(word), ...(/[^s]s$/.test(word) ? [word.slice(0, -1)] : [])];
+  return bases.some(isEnglishVerb);
+}
+
 /**
- * "change my own login password", "a proxmox login for the new hire", "the popup every login":
- * "login" after a determiner or before the noun it qualifies is the noun: an account, its
- * screen, its password. The API's "login" is the act (POST /access/ticket logs a client in),
- * which the noun names only in passing, so it counts for little. Where it opens the request
- * ("login with username/password to get a ticket") it is that act.
+ * "change my own login password", "a proxmox login for the new hire", "login page": "login"
+ * after a determiner or a possessive (one word may stand between: "a second login step"), or
+ * before the noun it qualifies, is the noun: an account, its screen, its password. The API's
+ * "login" is the act (POST /access/ticket logs a client in), which the noun names only in
+ * passing, so it counts for little. It stays the act after "to" or a modal ("try to login
+ * again", "users cannot login"), before a preposition ("login with username/password") and as
+ * the subject of a verb ("api login fails with 401").
  */
 export function markLoginNoun(tokens: Token[]): void {
   tokens.forEach((t, k) => {
-    if (!LOGIN_NOUNS.has(t.word) || t.literal) return;
-    const before = tokens[k - 1]?.word ?? "";
+    if (!LOGIN_NOUNS.has(t.word) || t.literal || t.inName) return;
+    if (tokens.slice(Math.max(0, k - VERB_REACH), k).some((b) => LOGIN_VERB_MARKERS.has(b.word))) return;
     const after = tokens[k + 1];
+    if (after !== undefined && inflectedVerb(after.word)) return;
+    const marks = (w: string | undefined) => w !== undefined && (DETERMINERS.has(w) || POSSESSIVES.has(w));
+    const before = tokens[k - 1];
+    const determined =
+      marks(before?.word) || (before !== undefined && !STOPWORDS.has(before.word) && marks(tokens[k - 2]?.word));
     const qualifies =
-      !t.clauseStart &&
       after !== undefined &&
       !after.literal &&
+      !after.inName &&
       !STOPWORDS.has(after.word) &&
-      !AFTER_NOUN.has(after.word);
-    if (!DETERMINERS.has(before) && !NOUN_MARKERS.has(before) && !qualifies) return;
+      !PREPOSITIONS.has(after.word);
+    if (!determined && !qualifies) return;
     tokens[k] = { ...t, context: true, weight: t.weight * LOGIN_NOUN_WEIGHT };
   });
 }

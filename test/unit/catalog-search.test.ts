@@ -67,6 +67,7 @@ import {
   markContext,
   markLightVerb,
   markInability,
+  markLoginNoun,
   markAspect,
   markMotion,
   markSaying,
@@ -2047,6 +2048,20 @@ describe("the twenty-fifth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the twenty-sixth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twenty-sixth round", SCHEMA_DIR);
+  const catalogs = present ? await realCatalogs(true) : undefined;
+
+  // "login" as a noun names the account and its password: the password change, not a ticket.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a login's password is the user's", (which) => {
+    for (const query of ["update the password of my own login", "set a new login password for myself"])
+      expect(ranked(catalogs![which]!, query)[0]).toBe("PUT /access/password");
+    expect(ranked(catalogs![which]!, "login with a username and password to get a ticket")[0]).toBe(
+      "POST /access/ticket",
+    );
+  });
+});
+
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
   const endpoint = (path: string, description: string) =>
     ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
@@ -2904,6 +2919,31 @@ describe("what fails, after a negated auxiliary, is no request", () => {
   });
 });
 
+describe('"login" as a noun names an account or its page, not the act', () => {
+  test.each<[string, string[]]>([
+    // After a determiner or a possessive, or before the noun it qualifies: the noun.
+    ["reset her login password", ["login"]],
+    ["the intern needs a login for the web UI", ["login"]],
+    ["put a warning banner on the login screen", ["login"]],
+    ["bob forgot his login", ["login"]],
+    ["count every login of root@pam", ["login"]],
+    ["login page of the web UI", ["login"]],
+    ["a second login step for bob", ["login"]],
+    // Before a preposition, after "to" or a modal, or as the subject of a verb: the act.
+    ["login with username and password and return the CSRF token", []],
+    ["how do I login to the API from a script", []],
+    ["I want to login as root@pam", []],
+    ["try to login again", []],
+    ["users cannot login after the upgrade", []],
+    ["how can the user login", []],
+    ["api login fails with 401", []],
+    // A name with "login" in it is no word of the request.
+    ["show the group login-admins", []],
+  ])("%s: %j", (query, nouns) => {
+    expect(markedTokens(query, markLoginNoun)((t) => t.context)).toEqual(nouns);
+  });
+});
+
 describe("what a request keeps from happening", () => {
   const marked = (query: string) => {
     const words = markedTokens(query, markPrevented);
@@ -3565,7 +3605,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // the schema says rarely now counts from the docs (RARE_IN_SCHEMA), and the config's docs put it
   // before move_disk for "hand disk scsi2 over from VM 101 to VM 102". 12 queries of the opened
   // sets rose, 2 fell.
-  ["search-fresh8-sealed", true, 79.2, 95],
+  ["search-fresh8-sealed", true, 80, 95],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 90.8, 99.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
@@ -3578,8 +3618,8 @@ const FLOORS: [string, boolean, number, number][] = [
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
-  ["search-fresh15-sealed", true, 81.7, 94.2],
-  ["search-fresh16-sealed", true, 80.9, 90.9],
+  ["search-fresh15-sealed", true, 82.5, 94.2],
+  ["search-fresh16-sealed", true, 81.8, 90.9],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
@@ -3618,7 +3658,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh32-sealed", true, 78.2, 90],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
-  ["search-fresh38-sealed", true, 73.6, 84.5],
+  ["search-fresh38-sealed", true, 74.5, 84.5],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
   ["search-fresh39-sealed", true, 82.7, 86.4],
