@@ -688,13 +688,14 @@ function inflectedVerb(word: string): boolean {
 export function markLoginNoun(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     if (!LOGIN_NOUNS.has(t.word) || t.literal || t.inName) return;
-    if (tokens.slice(Math.max(0, k - VERB_REACH), k).some((b) => LOGIN_VERB_MARKERS.has(b.word))) return;
-    const after = tokens[k + 1];
-    if (after !== undefined && inflectedVerb(after.word)) return;
     const marks = (w: string | undefined) => w !== undefined && (DETERMINERS.has(w) || POSSESSIVES.has(w));
     const before = tokens[k - 1];
-    const determined =
-      marks(before?.word) || (before !== undefined && !STOPWORDS.has(before.word) && marks(tokens[k - 2]?.word));
+    // A determiner right before it makes it the noun even after "to" ("go to the login page").
+    const right = marks(before?.word);
+    if (!right && tokens.slice(Math.max(0, k - VERB_REACH), k).some((b) => LOGIN_VERB_MARKERS.has(b.word))) return;
+    const after = tokens[k + 1];
+    if (after !== undefined && inflectedVerb(after.word)) return;
+    const determined = right || (before !== undefined && !STOPWORDS.has(before.word) && marks(tokens[k - 2]?.word));
     const qualifies =
       after !== undefined &&
       !after.literal &&

@@ -2929,6 +2929,7 @@ describe('"login" as a noun names an account or its page, not the act', () => {
     ["count every login of root@pam", ["login"]],
     ["login page of the web UI", ["login"]],
     ["a second login step for bob", ["login"]],
+    ["go to the login page of pve1", ["login"]],
     // Before a preposition, after "to" or a modal, or as the subject of a verb: the act.
     ["login with username and password and return the CSRF token", []],
     ["how do I login to the API from a script", []],
