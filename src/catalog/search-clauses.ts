@@ -20,6 +20,7 @@ import {
   QUESTION_WORDS,
   OBJECT_PRONOUNS,
   PREPOSITIONS,
+  presentForms,
   queryChunks,
   type Token,
 } from "./search-tokens.ts";
@@ -392,6 +393,11 @@ export function gerundBases(word: string): string[] {
   return [root, `${root}e`, ...(/([a-z])\1$/.test(root) ? [root.slice(0, -1)] : [])];
 }
 
+/** Whether a word is a verb's inflected form: "fails", "fixes", "failed", "failing". */
+export function inflectedVerb(word: string): boolean {
+  return [...presentForms(word), ...pastTenseBases(word), ...gerundBases(word)].some(isEnglishVerb);
+}
+
 /**
  * A job going on for a while: "a backup has been hanging for hours", "the migration is stuck
  * since this morning", "the backup on pve5 has been running for six hours". In Proxmox VE a job
@@ -669,12 +675,6 @@ const LOGIN_VERB_MARKERS = new Set([
 const VERB_REACH = 3;
 /** How much "login" as a noun counts: it names the user's account, page or password, not the act of logging in. */
 const LOGIN_NOUN_WEIGHT = 0.3;
-
-/** Whether a word is a verb's inflected form: "fails", "failed", "failing", "works". */
-function inflectedVerb(word: string): boolean {
-  const bases = [...pastTenseBases(word), ...gerundBases(word), ...(/[^s]s$/.test(word) ? [word.slice(0, -1)] : [])];
-  return bases.some(isEnglishVerb);
-}
 
 /**
  * "change my own login password", "a proxmox login for the new hire", "login page": "login"

@@ -16,9 +16,8 @@ import {
   PREPOSITIONS,
   QEMU_WORDS,
   isEnglishVerb,
-  presentForms,
 } from "./search-tokens.ts";
-import { gerundBases, pastTenseBases } from "./search-clauses.ts";
+import { inflectedVerb } from "./search-clauses.ts";
 
 /** Words that make what follows a new object, not an existing one. */
 const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
@@ -143,7 +142,7 @@ export function staying(raw: readonly string[], isName: (i: number) => boolean, 
 function verbsParticle(raw: readonly string[], i: number): boolean {
   const before = raw[i - 1];
   if (before === undefined) return false;
-  return [before, ...presentForms(before), ...pastTenseBases(before), ...gerundBases(before)].some(isEnglishVerb);
+  return isEnglishVerb(before) || inflectedVerb(before);
 }
 
 /**
