@@ -21,6 +21,10 @@ import { inflectedVerb } from "./search-clauses.ts";
 
 /** Words that make what follows a new object, not an existing one. */
 const NEW_OBJECT = new Set(["a", "an", "another", "new", "some"]);
+/** Prepositions of where something is ("the files inside a backup"): an indefinite there still names one that exists. */
+const LOCATIONS = new Set(["in", "on", "inside", "within"]);
+/** Words that make what follows every one of a kind, not one place ("the free space on each storage"). */
+const EVERY_ONE = new Set(["each", "every", "all"]);
 
 /** "to create", "to reboot": "to" before a verb that says a method marks an infinitive, not a place or a target. */
 export function infinitive(raw: readonly string[], at: number): boolean {
@@ -146,9 +150,11 @@ function verbsParticle(raw: readonly string[], i: number): boolean {
 }
 
 /**
- * "to the admins group", "into pool dev", "in the evpn zone", "on storage nas": the kinds of
- * existing object something is added to or put on (a collection's noun within the next three
- * words, or what its items are called: "in the pve realm" is in a domain).
+ * "to the admins group", "into pool dev", "in the evpn zone", "on storage nas", "inside a PBS
+ * backup": the kinds of existing object something is added to, put on or kept in (a
+ * collection's noun within the next three words, or what its items are called: "in the pve
+ * realm" is in a domain). Not "to a Gotify server", which names a new one, nor "on each
+ * storage", which names them all.
  */
 export function placesOf(
   raw: readonly string[],
@@ -159,9 +165,10 @@ export function placesOf(
   raw.forEach((w, i) => {
     // "user bob in the pve realm": a name before "in" is no verb ("bob" is one in English).
     const particle = (w === "in" || w === "on") && !isName(i - 1) && verbsParticle(raw, i);
-    const into = w === "to" || w === "into" || ((w === "in" || w === "on") && !particle);
-    // "to a Gotify server" names no existing one.
-    if (!into || NEW_OBJECT.has(raw[i + 1] ?? "") || infinitive(raw, i)) return;
+    const into = w === "to" || w === "into" || (LOCATIONS.has(w) && !particle);
+    const next = raw[i + 1] ?? "";
+    const indefinite = (next === "a" || next === "an") && LOCATIONS.has(w);
+    if (!into || (NEW_OBJECT.has(next) && !indefinite) || EVERY_ONE.has(next) || infinitive(raw, i)) return;
     for (const next of raw.slice(i + 1, i + 4)) {
       const s = collectionNamed(next, index);
       if (s !== undefined) {

@@ -99,7 +99,7 @@ export interface QueryFacts {
   question: boolean;
   /** It names an existing guest as the place of what it asks ("to VM 120", "in container 101"). */
   guestIsPlace: boolean;
-  /** Stems of the kinds of object it adds something to ("group" in "add carol to the admins group"). */
+  /** Stems of the kinds of object it adds something to or asks about what is in ("group" in "add carol to the admins group", "backup" in "the files inside a backup"). */
   places?: ReadonlySet<string>;
   /** Stems of the collections whose item a definite noun phrase names ("the nightly backup job"). */
   definite?: ReadonlySet<string>;
@@ -171,6 +171,7 @@ export const FACTOR = {
   writeForQuestion: 0.6,
   /** Creating a guest, when the query names an existing guest as the place of what it asks. */
   createInExisting: 0.7,
+  listOfPlace: 0.5,
   /** Creating a guest, when no verb of creation is said. */
   guestNotCreated: 0.6,
   /** Adding an item to a list, when the query states a read of that list ("show every snapshot of CT 311"). */
@@ -270,6 +271,9 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.createsGuest && q.guestIsPlace) f *= FACTOR.createInExisting;
   // "add carol to the admins group", "add an IP to the blacklist ipset": the group exists.
   if (e.creates !== undefined && q.places?.has(e.creates)) f *= FACTOR.createInExisting;
+  // "list the files inside a PBS backup", "what's on the local storage": the list of the kind
+  // of object the things asked for are in is not their list.
+  if (e.method === "GET" && e.collectionOf !== undefined && q.places?.has(e.collectionOf)) f *= FACTOR.listOfPlace;
   // "mark storage nfs1 as shared", "mark container 140 as protected": an object named by its
   // name or number exists unless the verb creates it.
   const namesExisting =

@@ -194,6 +194,20 @@ describe("scoreFactor", () => {
       FACTOR.createInExisting,
     ],
     ["creating a group when it goes to a pool", { method: "POST", creates: "group" }, { places: new Set(["pool"]) }, 1],
+    // "list the files inside a PBS backup": the backups are where the files are, not what is listed.
+    [
+      "the list of the kind of object the things asked for are in",
+      { method: "GET", collectionOf: "backup" },
+      { places: new Set(["backup"]) },
+      FACTOR.listOfPlace,
+    ],
+    [
+      "the list of another kind of object",
+      { method: "GET", collectionOf: "storag" },
+      { places: new Set(["backup"]) },
+      1,
+    ],
+    ["a write to that kind of object", { method: "PUT", collectionOf: "backup" }, { places: new Set(["backup"]) }, 1],
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],

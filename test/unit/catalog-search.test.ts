@@ -3141,7 +3141,15 @@ describe("placesOf: the kinds of existing object something is put in or added to
     ["turn on the zone", []],
     // A new object is no place; nor is "to" before a verb.
     ["send alerts to a new server", []],
+    ["send alerts to a gotify server", []],
     ["how to create a snapshot", []],
+    // Where something is: an indefinite names one that exists there ("a" is no new one).
+    ["list the files inside a snapshot", ["snapshot"]],
+    ["show the members within a zone", ["zone"]],
+    ["put the disk on a new storage", []],
+    // Each or every one of a kind is no place: they are what is asked about.
+    ["how much space is left on each storage", []],
+    ["show the vnets in every zone", []],
   ])("%s: %j", (query, places) => {
     const raw = query.split(" ");
     expect([...placesOf(raw, index, (i) => raw[i] === "bob")].sort()).toEqual(places);
