@@ -2062,6 +2062,26 @@ describe("the twenty-sixth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the twenty-seventh round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twenty-seventh round", SCHEMA_DIR);
+  const catalogs = present ? await realCatalogs(true) : undefined;
+
+  // What is asked for lies in an object of some kind: that kind's list is not what is listed.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)(
+    "%s: the things inside, not the list of places",
+    (which) => {
+      expect(ranked(catalogs![which]!, "list the guests in the dev pool")[0]).toBe("GET /pools/{poolid}");
+      expect(ranked(catalogs![which]!, "list the addresses handed out in the pve ipam")[0]).toBe(
+        "GET /cluster/sdn/ipams/{ipam}/status",
+      );
+      // Every storage is no place: the storages are what is asked about.
+      expect(ranked(catalogs![which]!, "how much room is left on every storage of node pve3")[0]).toBe(
+        "GET /nodes/{node}/storage",
+      );
+    },
+  );
+});
+
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
   const endpoint = (path: string, description: string) =>
     ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
