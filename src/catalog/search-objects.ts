@@ -142,42 +142,76 @@ export function staying(raw: readonly string[], isName: (i: number) => boolean, 
   return out;
 }
 
-/** "log in", "logged in", "turns on": "in" or "on" right after a verb is its particle, no place. */
+/**
+ * "log in", "logged in", "turns on": "in" or "on" right after a verb is its particle, no place.
+ * After a determiner the word is a noun ("the rules in group web", "the files on a backup").
+ */
 function verbsParticle(raw: readonly string[], i: number): boolean {
   const before = raw[i - 1];
-  if (before === undefined) return false;
+  if (before === undefined || DETERMINERS.has(raw[i - 2] ?? "")) return false;
   return isEnglishVerb(before) || inflectedVerb(before);
 }
 
 /**
- * "to the admins group", "into pool dev", "in the evpn zone", "on storage nas", "inside a PBS
- * backup": the kinds of existing object something is added to, put on or kept in (a
- * collection's noun within the next three words, or what its items are called: "in the pve
- * realm" is in a domain). Not "to a Gotify server", which names a new one, nor "on each
- * storage", which names them all.
+ * A kind of existing object named as a place: where its preposition stands, and whether "each",
+ * "every" or "all" names every one.
  */
-export function placesOf(
+export interface Place {
+  kind: string;
+  after: number;
+  everyOne: boolean;
+}
+
+/**
+ * "to the admins group", "into pool dev", "in the evpn zone", "on storage nas", "inside a PBS
+ * backup", "to every group": the existing objects something is added to, put on or kept in (a
+ * collection's noun within the next three words, or what its items are called: "in the pve
+ * realm" is in a domain). Not "to a Gotify server", which names a new one.
+ */
+export function placeMentions(
   raw: readonly string[],
-  index: SearchIndex,
+  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
   isName: (i: number) => boolean = () => false,
-): Set<string> {
-  const places = new Set<string>();
+): Place[] {
+  const found: Place[] = [];
   raw.forEach((w, i) => {
     // "user bob in the pve realm": a name before "in" is no verb ("bob" is one in English).
     const particle = (w === "in" || w === "on") && !isName(i - 1) && verbsParticle(raw, i);
     const into = w === "to" || w === "into" || (LOCATIONS.has(w) && !particle);
     const next = raw[i + 1] ?? "";
-    const indefinite = (next === "a" || next === "an") && LOCATIONS.has(w);
-    if (!into || (NEW_OBJECT.has(next) && !indefinite) || EVERY_ONE.has(next) || infinitive(raw, i)) return;
-    for (const next of raw.slice(i + 1, i + 4)) {
-      const s = collectionNamed(next, index);
-      if (s !== undefined) {
-        places.add(s);
-        break;
-      }
+    const indefinite = (next === "a" || next === "an") && LOCATIONS.has(w) && !NEW_OBJECT.has(raw[i + 2] ?? "");
+    if (!into || (NEW_OBJECT.has(next) && !indefinite) || infinitive(raw, i)) return;
+    for (let j = i + 1; j < Math.min(raw.length, i + 4); j++) {
+      const kind = collectionNamed(raw[j]!, index);
+      if (kind === undefined) continue;
+      found.push({ kind, after: i, everyOne: EVERY_ONE.has(next) });
+      break;
     }
   });
-  return places;
+  return found;
+}
+
+/** The kinds of existing object the query puts or adds something in or to (placeMentions). */
+export function placesOf(
+  raw: readonly string[],
+  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
+  isName: (i: number) => boolean = () => false,
+): Set<string> {
+  return new Set(placeMentions(raw, index, isName).map((p) => p.kind));
+}
+
+/**
+ * The kinds of the places whose contents a query asks about ("the files inside a PBS backup"):
+ * not those it names all of ("the free space on each storage"), nor one whose contents are of
+ * its own kind ("the sub-pools inside pool prod" asks for pools).
+ */
+export function holdersOf(
+  raw: readonly string[],
+  places: readonly Place[],
+  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
+): Set<string> {
+  const nested = (p: Place) => p.after > 0 && collectionNamed(raw[p.after - 1]!, index) === p.kind;
+  return new Set(places.filter((p) => !p.everyOne && !nested(p)).map((p) => p.kind));
 }
 
 /**

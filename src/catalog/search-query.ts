@@ -20,7 +20,8 @@ import {
   existingPlaceAt,
   listsAskedOf,
   ownersOf,
-  placesOf,
+  placeMentions,
+  holdersOf,
   possessors,
   staying,
 } from "./search-objects.ts";
@@ -561,6 +562,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // object should be ("create user alice, the account should expire at the end of the year"): it
   // takes no creation back.
   const isName = (i: number) => tokens[i]?.literal === true;
+  const places = placeMentions(raw, index, isName);
   const guestsTo = guestsGoTo(raw);
   // "add VMs 400 through 405 to the lab pool": guests that exist are added to one object that
   // exists, which changes (PUT). "add VM 100 to HA" and "to replication" name no such object.
@@ -587,7 +589,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     ...scope,
     nodeByName: hosts.surely,
     acts,
-    places: placesOf(raw, index, isName),
+    places: new Set(places.map((p) => p.kind)),
+    holders: holdersOf(raw, places, index),
     // Of the words typed, not of a command's description after them. An item a definite phrase
     // names exists, unless it is the object of a verb said as a POST, which may bring it into
     // being ("install the ceph OSD on nvme0n1", "join the AD domain corp.local").

@@ -99,8 +99,10 @@ export interface QueryFacts {
   question: boolean;
   /** It names an existing guest as the place of what it asks ("to VM 120", "in container 101"). */
   guestIsPlace: boolean;
-  /** Stems of the kinds of object it adds something to or asks about what is in ("group" in "add carol to the admins group", "backup" in "the files inside a backup"). */
+  /** Stems of the kinds of object it adds something to or puts in ("group" in "add carol to the admins group"). */
   places?: ReadonlySet<string>;
+  /** Stems of the kinds of object whose contents it asks about, one of them named ("backup" in "the files inside a PBS backup"). */
+  holders?: ReadonlySet<string>;
   /** Stems of the collections whose item a definite noun phrase names ("the nightly backup job"). */
   definite?: ReadonlySet<string>;
   /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
@@ -273,7 +275,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.creates !== undefined && q.places?.has(e.creates)) f *= FACTOR.createInExisting;
   // "list the files inside a PBS backup", "what's on the local storage": the list of the kind
   // of object the things asked for are in is not their list.
-  if (e.method === "GET" && e.collectionOf !== undefined && q.places?.has(e.collectionOf)) f *= FACTOR.listOfPlace;
+  if (e.method === "GET" && e.collectionOf !== undefined && q.holders?.has(e.collectionOf)) f *= FACTOR.listOfPlace;
   // "mark storage nfs1 as shared", "mark container 140 as protected": an object named by its
   // name or number exists unless the verb creates it.
   const namesExisting =

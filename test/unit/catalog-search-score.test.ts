@@ -198,16 +198,23 @@ describe("scoreFactor", () => {
     [
       "the list of the kind of object the things asked for are in",
       { method: "GET", collectionOf: "backup" },
-      { places: new Set(["backup"]) },
+      { holders: new Set(["backup"]) },
       FACTOR.listOfPlace,
     ],
     [
       "the list of another kind of object",
       { method: "GET", collectionOf: "storag" },
-      { places: new Set(["backup"]) },
+      { holders: new Set(["backup"]) },
       1,
     ],
-    ["a write to that kind of object", { method: "PUT", collectionOf: "backup" }, { places: new Set(["backup"]) }, 1],
+    ["a write to that kind of object", { method: "PUT", collectionOf: "backup" }, { holders: new Set(["backup"]) }, 1],
+    // "how much space is left on each storage": a place, but all of them are asked about.
+    [
+      "the list of a kind named as a place, not as a holder",
+      { method: "GET", collectionOf: "storag" },
+      { places: new Set(["storag"]) },
+      1,
+    ],
     ["nowhere to put a value typed", { missesValue: true }, {}, FACTOR.missesValue],
     ["the action a causative's verb names", { doesCausedVerb: true }, {}, FACTOR.causedAction],
     ["the action the request keeps from happening", { doesPrevented: true }, {}, FACTOR.preventedAction],

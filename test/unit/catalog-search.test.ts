@@ -49,6 +49,8 @@ import {
   guestsGoTo,
   ownersOf,
   placesOf,
+  placeMentions,
+  holdersOf,
   possessors,
 } from "../../src/catalog/search-objects.ts";
 import {
@@ -3167,12 +3169,34 @@ describe("placesOf: the kinds of existing object something is put in or added to
     ["list the files inside a snapshot", ["snapshot"]],
     ["show the members within a zone", ["zone"]],
     ["put the disk on a new storage", []],
-    // Each or every one of a kind is no place: they are what is asked about.
-    ["how much space is left on each storage", []],
-    ["show the vnets in every zone", []],
+    // "to every group" adds to groups that exist.
+    ["add bob to every group", ["group"]],
+    // After a determiner a word that may be a verb is a noun, and "in" no particle.
+    ["show the groups in the evpn zone", ["zone"]],
+    ["people log in to the evpn zone", ["zone"]],
   ])("%s: %j", (query, places) => {
     const raw = query.split(" ");
     expect([...placesOf(raw, index, (i) => raw[i] === "bob")].sort()).toEqual(places);
+  });
+});
+
+describe("holdersOf: the places whose contents a query asks about", () => {
+  const index = {
+    collectionStems: new Set(["pool", "zone", "storag", "backup"]),
+    collectionAliases: new Map(),
+    stems: buildSearchIndex([]).stems,
+  } as unknown as SearchIndex;
+  test.each<[string, string[]]>([
+    ["list the files inside a backup", ["backup"]],
+    ["show the vnets in zone evpn1", ["zone"]],
+    // Every one of a kind is what is asked about, not where it is.
+    ["how much space is left on each storage", []],
+    ["show the vnets in every zone", []],
+    // Contents of the place's own kind: pools in a pool are pools.
+    ["list the sub pools inside pool prod", []],
+  ])("%s: %j", (query, holders) => {
+    const raw = query.split(" ");
+    expect([...holdersOf(raw, placeMentions(raw, index), index)].sort()).toEqual(holders);
   });
 });
 
