@@ -149,7 +149,7 @@ export interface SearchIndex {
   creates: (string | undefined)[];
   /** Every stem some collection is named by. */
   collectionStems: Set<string>;
-  /** The nouns an item's placeholder gives a collection, where its path calls it otherwise: "realm" for domain (/access/domains/{realm}); places only (placesOf). */
+  /** The nouns an item's placeholder gives a collection, where its path calls it otherwise: "realm" for domain (/access/domains/{realm}); places only (placeMentions). */
   collectionAliases: Map<string, string>;
   /** The stems of the collections a POST adds to ("pool", "storag", "qemu"): what `creates` holds. */
   creatable: Set<string>;

@@ -152,13 +152,10 @@ function verbsParticle(raw: readonly string[], i: number): boolean {
   return isEnglishVerb(before) || inflectedVerb(before);
 }
 
-/**
- * A kind of existing object named as a place: where its preposition stands, and whether "each",
- * "every" or "all" names every one.
- */
+/** A kind of existing object named as a place, its preposition's position, and whether "each", "every" or "all" names every one. */
 export interface Place {
   kind: string;
-  after: number;
+  preposition: number;
   everyOne: boolean;
 }
 
@@ -184,20 +181,11 @@ export function placeMentions(
     for (let j = i + 1; j < Math.min(raw.length, i + 4); j++) {
       const kind = collectionNamed(raw[j]!, index);
       if (kind === undefined) continue;
-      found.push({ kind, after: i, everyOne: EVERY_ONE.has(next) });
+      found.push({ kind, preposition: i, everyOne: EVERY_ONE.has(next) });
       break;
     }
   });
   return found;
-}
-
-/** The kinds of existing object the query puts or adds something in or to (placeMentions). */
-export function placesOf(
-  raw: readonly string[],
-  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
-  isName: (i: number) => boolean = () => false,
-): Set<string> {
-  return new Set(placeMentions(raw, index, isName).map((p) => p.kind));
 }
 
 /**
@@ -210,7 +198,7 @@ export function holdersOf(
   places: readonly Place[],
   index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
 ): Set<string> {
-  const nested = (p: Place) => p.after > 0 && collectionNamed(raw[p.after - 1]!, index) === p.kind;
+  const nested = (p: Place) => p.preposition > 0 && collectionNamed(raw[p.preposition - 1]!, index) === p.kind;
   return new Set(places.filter((p) => !p.everyOne && !nested(p)).map((p) => p.kind));
 }
 

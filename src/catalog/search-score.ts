@@ -173,6 +173,7 @@ export const FACTOR = {
   writeForQuestion: 0.6,
   /** Creating a guest, when the query names an existing guest as the place of what it asks. */
   createInExisting: 0.7,
+  /** Listing the kind of object the query names as where the things it asks for are ("the files inside a PBS backup"). */
   listOfPlace: 0.5,
   /** Creating a guest, when no verb of creation is said. */
   guestNotCreated: 0.6,

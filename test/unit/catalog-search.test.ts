@@ -48,7 +48,6 @@ import {
   existingPlaceAt,
   guestsGoTo,
   ownersOf,
-  placesOf,
   placeMentions,
   holdersOf,
   possessors,
@@ -3143,7 +3142,7 @@ describe("possessors: who owns what a noun phrase names", () => {
   });
 });
 
-describe("placesOf: the kinds of existing object something is put in or added to", () => {
+describe("placeMentions: the kinds of existing object something is put in or added to", () => {
   const index = {
     collectionStems: new Set(["group", "zone", "snapshot", "domain", "server", "storag"]),
     collectionAliases: new Map([["realm", "domain"]]),
@@ -3176,7 +3175,8 @@ describe("placesOf: the kinds of existing object something is put in or added to
     ["people log in to the evpn zone", ["zone"]],
   ])("%s: %j", (query, places) => {
     const raw = query.split(" ");
-    expect([...placesOf(raw, index, (i) => raw[i] === "bob")].sort()).toEqual(places);
+    const kinds = placeMentions(raw, index, (i) => raw[i] === "bob").map((p) => p.kind);
+    expect([...new Set(kinds)].sort()).toEqual(places);
   });
 });
 
