@@ -114,7 +114,7 @@ export class Catalog implements PathLookup {
   private readonly shared: {
     schemaIndex?: SearchIndex;
     placeholders?: ReadonlySet<string>;
-    placeholderCalls?: ReadonlySet<string>;
+    placeholderCalls?: ReadonlyMap<string, string>;
   } = {};
   /** This view's index with its own docs, once they are attached. */
   private built: SearchIndex | undefined;
@@ -250,18 +250,21 @@ export class Catalog implements PathLookup {
 
   /**
    * For each path placeholder whose values the schema lists, each value with the literal segment
-   * after the placeholder ("pveproxy restart" from /nodes/{node}/services/{service}/restart),
-   * worked out once.
+   * after the placeholder ("pveproxy restart" from /nodes/{node}/services/{service}/restart), and
+   * the template of the path they spell, worked out once.
    */
-  private get placeholderCalls(): ReadonlySet<string> {
-    return (this.shared.placeholderCalls ??= new Set(
+  private get placeholderCalls(): ReadonlyMap<string, string> {
+    return (this.shared.placeholderCalls ??= new Map(
       this.endpoints.flatMap((e) => {
         const segments = e.path.split("/");
         return segments.flatMap((segment, k) => {
           const next = segments[k + 1];
           const values = e.parameters[segment.slice(1, -1)]?.enum;
           if (!/^\{[^{}]+\}$/.test(segment) || !next || next.startsWith("{") || !values) return [];
-          return values.filter((v): v is string => typeof v === "string").map((v) => `${v.toLowerCase()} ${next}`);
+          const template = segments.slice(0, k + 2).join("/");
+          return values
+            .filter((v): v is string => typeof v === "string")
+            .map((v) => [`${v.toLowerCase()} ${next}`, template] as const);
         });
       }),
     ));

@@ -20,8 +20,8 @@ export interface FormContext {
   cli?: CliTable | undefined;
   /** Every placeholder name the API's paths use ("vmid", "storage", "volume"). */
   placeholders?: ReadonlySet<string>;
-  /** A value the schema lists for a path placeholder with the segment after it ("pveproxy restart"). */
-  placeholderCalls?: ReadonlySet<string>;
+  /** A value the schema lists for a path placeholder with the segment after it ("pveproxy restart"), to the template they spell. */
+  placeholderCalls?: ReadonlyMap<string, string>;
   /** The files the docs describe (the pmxcfs chapter: the files of /etc/pve). */
   files?: readonly DescribedFile[] | undefined;
 }
@@ -59,8 +59,36 @@ const TOOLS_WITHOUT_DOCS: Readonly<Record<string, readonly [string, string]>> = 
 
 const describe = (e: Endpoint) => `${e.method} ${e.path}`;
 
-/** The recognised form of a query, or undefined when it names no endpoint, command or tool. */
+/**
+ * The recognised form of a query, or undefined when it names no endpoint, command or tool. A
+ * service named with its action ("systemctl restart pve-firewall") names its endpoint where
+ * nothing else does: a command the docs map, pvesh, a path or a tool come first.
+ */
 export function recognizeForm(query: string, ctx: FormContext): RecognizedForm | undefined {
+  const form = recognizeNamed(query, ctx);
+  if (form?.pinned.length) return form;
+  const lower = query.toLowerCase().split(/\s+/).map(withoutPunctuation);
+  const calls = spelledCalls(lower, ctx.placeholderCalls);
+  const pinned = calls.flatMap(([, template]) => ctx.methodsOf(template));
+  if (!pinned.length) return form;
+  return {
+    ...(form ?? { query }),
+    pinned,
+    ordered: true,
+    notes: [
+      ...(form?.notes ?? []),
+      ...calls.flatMap(([call, template]) => {
+        const value = call.slice(0, call.indexOf(" "));
+        const placeholder = template.split("/").at(-2)!.slice(1, -1);
+        return ctx
+          .methodsOf(template)
+          .map((id) => `"${call}" spells ${describe(ctx.endpoints[id]!)} with ${placeholder}=${value}`);
+      }),
+    ],
+  };
+}
+
+function recognizeNamed(query: string, ctx: FormContext): RecognizedForm | undefined {
   // "`qm set 100 --memory 4096`", "\"pvesm list local\"": quotes around a command line are no part of it.
   const tokens = query
     .trim()
@@ -103,7 +131,7 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   // it is the command's argument ("pveum acl delete /storage/nfs1"), not an API path.
   const cli = ctx.cli;
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
-  if (cli && at < 0 && !spellsCall(lower, ctx.placeholderCalls)) {
+  if (cli && at < 0 && !spelledCalls(lower, ctx.placeholderCalls).length) {
     // An API path typed is that path ("GET /cluster/sdn/vnets"), even where a file's name fits it.
     const path = literalPath(tokens, ctx);
     const file = path ? undefined : describedFile(tokens, ctx);
@@ -257,19 +285,35 @@ function returnsWhatItPrints(reads: { endpoint: number; fields: string[] }, ctx:
   return `${describe(ctx.endpoints[reads.endpoint]!)} returns what it prints (${reads.fields.join(", ")})`;
 }
 
+/** Words before a command line of systemd's or SysV's that manages a service ("systemctl restart X", "service X restart"). */
+const SERVICE_MANAGERS: ReadonlySet<string> = new Set(["systemctl", "service"]);
+/** How far after its action a value may stand ("restart the pve-firewall service"). */
+const VALUE_REACH = 3;
+
 /**
- * "systemctl restart pveproxy": a value of a path placeholder and the segment after it
- * (/nodes/{node}/services/{service}/restart) spell an API call, so the words search as they are.
+ * "systemctl restart pveproxy", "restart the pve-firewall service", "pveproxy restart": a value
+ * of a path placeholder and the segment after it (/nodes/{node}/services/{service}/restart)
+ * spell an API call when they are a command line: the action opens the query or follows
+ * systemctl, with the value soon after it, or the value opens it with the action next. "why did
+ * corosync stop" spells no call. Each call found, with its template.
  */
-function spellsCall(tokens: readonly string[], calls: ReadonlySet<string> | undefined): boolean {
-  if (!calls?.size) return false;
+function spelledCalls(tokens: readonly string[], calls: ReadonlyMap<string, string> | undefined): [string, string][] {
+  if (!calls?.size) return [];
+  const opens = (k: number) => k === 0 || SERVICE_MANAGERS.has(tokens[k - 1]!);
+  const out: [string, string][] = [];
   // The calls are few (a service's values and its actions), the pairs of words typed many.
-  const typed = new Set(tokens);
-  for (const call of calls) {
+  for (const [call, template] of calls) {
     const space = call.indexOf(" ");
-    if (space > 0 && typed.has(call.slice(0, space)) && typed.has(call.slice(space + 1))) return true;
+    const value = call.slice(0, space);
+    const action = call.slice(space + 1);
+    const spelled = tokens.some(
+      (t, k) =>
+        (t === action && opens(k) && tokens.slice(k + 1, k + 1 + VALUE_REACH).includes(value)) ||
+        (t === value && opens(k) && tokens[k + 1] === action),
+    );
+    if (spelled) out.push([call, template]);
   }
-  return false;
+  return out;
 }
 
 /** Most docs examples whose words describe one shell command. */

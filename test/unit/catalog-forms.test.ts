@@ -212,8 +212,47 @@ describe("shell commands the docs show", () => {
       },
     };
     expect(recognizeForm("systemctl restart pveproxy", one)?.described).toBe("Certificates. Restart the proxy.");
-    const spelled = { ...one, placeholderCalls: new Set(["pveproxy restart"]) };
-    expect(recognizeForm("systemctl restart pveproxy", spelled)).toBeUndefined();
+    const spelled = {
+      ...one,
+      endpoints: [{ method: "POST", path: "/nodes/{node}/services/{service}/restart" }] as never,
+      methodsOf: (t: string) => (t === "/nodes/{node}/services/{service}/restart" ? [0] : []),
+      placeholderCalls: new Map([["pveproxy restart", "/nodes/{node}/services/{service}/restart"]]),
+    };
+    const form = recognizeForm("systemctl restart pveproxy", spelled);
+    expect(form?.pinned).toEqual([0]);
+    expect(form?.described).toBeUndefined();
+    expect(form?.notes).toEqual([
+      '"pveproxy restart" spells POST /nodes/{node}/services/{service}/restart with service=pveproxy',
+    ]);
+  });
+
+  // A service and its action name the call only as a command line: the action first or after
+  // systemctl or service, the service soon after it; or the service first with its action next.
+  const services = {
+    ...ctx,
+    endpoints: [
+      { method: "POST", path: "/nodes/{node}/services/{service}/stop" },
+      { method: "GET", path: "/nodes/{node}/services/{service}/state" },
+    ] as never,
+    methodsOf: (t: string) =>
+      t === "/nodes/{node}/services/{service}/stop" ? [0] : t === "/nodes/{node}/services/{service}/state" ? [1] : [],
+    placeholderCalls: new Map([
+      ["corosync stop", "/nodes/{node}/services/{service}/stop"],
+      ["corosync state", "/nodes/{node}/services/{service}/state"],
+    ]),
+  };
+  test.each([
+    ["stop corosync on pve2", [0]],
+    ["stop the corosync service", [0]],
+    ["systemctl stop corosync", [0]],
+    ["service corosync stop", [0]],
+    ["corosync stop", [0]],
+    ["state of corosync", [1]],
+    ["why did corosync stop", undefined],
+    ["stop everything on pve2 except corosync", undefined],
+    ["the node stopped, corosync state is unknown", undefined],
+  ])("%s: pinned %p", (query, pinned) => {
+    expect(recognizeForm(query, services)?.pinned).toEqual(pinned as never);
   });
 });
 

@@ -2083,6 +2083,22 @@ describe("the twenty-seventh round of issue 11, on PVE 9.1", async () => {
   );
 });
 
+describe("the twenty-eighth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twenty-eighth round", SCHEMA_DIR);
+  const catalogs = present ? await realCatalogs(true) : undefined;
+
+  // A service the schema enumerates and its action, typed as a command line, name the call.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a service and its action", (which) => {
+    const services = "/nodes/{node}/services/{service}";
+    expect(ranked(catalogs![which]!, "restart the proxmox-firewall service on pve4")[0]).toBe(
+      `POST ${services}/restart`,
+    );
+    expect(ranked(catalogs![which]!, "what is the API call behind systemctl reload pve-firewall")[0]).toBe(
+      `POST ${services}/reload`,
+    );
+  });
+});
+
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
   const endpoint = (path: string, description: string) =>
     ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
