@@ -182,6 +182,28 @@ export interface Token {
   subordinate?: boolean;
 }
 
+/**
+ * "reload/apply", "start/stop", "up/in": words joined by slashes are each a word of the request,
+ * one or the other, not a path or a name: each is a word the API or English knows, and they are
+ * not a time zone's region and city (Europe/Vienna, both capitalised).
+ */
+function alternatives(index: SearchIndex, chunk: string): boolean {
+  const bare = chunk.replace(/[.,;:!?]+$/, "");
+  if (!/^[a-z]{2,}(?:\/[a-z]{2,})+$/i.test(bare)) return false;
+  const parts = bare.split("/");
+  // Names (LVM/ZFS/Ceph, Europe/Vienna) have capitals; a sentence may open with one word's.
+  if (!/^[A-Za-z][a-z]+$/.test(parts[0]!) || parts.slice(1).some((p) => /[A-Z]/.test(p))) return false;
+  return parts.every((p) => {
+    const w = p.toLowerCase();
+    return (
+      index.vocabulary.has(w) ||
+      index.postings.has(stem(w, index.stems)) ||
+      index.groupsOfWord.has(w) ||
+      isEnglishVerb(w)
+    );
+  });
+}
+
 /** How much a name counts ("test" in "a snapshot called test"). */
 const NAME_WEIGHT = 0.3;
 
@@ -307,7 +329,7 @@ export function tokenize(
   const baseOf = (chunk: string, k: number) =>
     /^(called|named)$/i.test(chunks[k - 1] ?? "") || names[k]
       ? NAME_WEIGHT
-      : describedPath(index, query, chunk)
+      : describedPath(index, query, chunk) || alternatives(index, chunk)
         ? 1
         : chunkWeight(chunk);
   chunks.forEach((chunk, k) => {

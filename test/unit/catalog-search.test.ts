@@ -2097,6 +2097,13 @@ describe("the twenty-eighth round of issue 11, on PVE 9.1", async () => {
       `POST ${services}/reload`,
     );
   });
+
+  // Words joined by a slash are words of the request, not a value.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: words joined by slashes", (which) => {
+    expect(ranked(catalogs![which]!, "reload/activate the pending interface edits on node pve6")[0]).toBe(
+      "PUT /nodes/{node}/network",
+    );
+  });
 });
 
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
@@ -2566,6 +2573,28 @@ describe("a file's path that an endpoint's description says", () => {
     ["append nas02 to /etc/hosts.allow on pve7", "allow", 0.3],
     // Inside a guest the path is the guest's own file.
     ["append nas02 to /etc/hosts inside VM 105 through the agent", "hosts", 0.3],
+  ])("%s: %s weighs %d", (query, word, weight) => {
+    expect(weightOf(query, word)).toBe(weight);
+  });
+});
+
+describe("words joined by slashes", () => {
+  const endpoint = (path: string, description: string) =>
+    ({ method: "PUT", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
+  const index = buildSearchIndex([
+    endpoint("/nodes/{node}/network", "Reload network configuration"),
+    endpoint("/nodes/{node}/time", "Set time zone."),
+  ]);
+  const weightOf = (query: string, word: string) => tokenize(index, query).tokens.find((t) => t.word === word)?.weight;
+  // Each is a word of the request, one or the other; names, time zones and paths stay values.
+  test.each<[string, string, number]>([
+    ["Reload/apply the network changes on pve1", "reload", 1],
+    ["reload/apply the network changes on pve1", "apply", 1],
+    ["which OSDs are up/in on ceph1", "up", 1],
+    ["disks used by LVM/ZFS/Ceph", "zfs", 0.3],
+    ["set the time zone to Europe/Vienna", "vienna", 0.3],
+    ["set the time zone to europe/vienna", "vienna", 0.3],
+    ["pvesm add zfspool tank-vm --pool tank/vmdata", "vmdata", 0.3],
   ])("%s: %s weighs %d", (query, word, weight) => {
     expect(weightOf(query, word)).toBe(weight);
   });
