@@ -184,8 +184,8 @@ export interface Token {
 
 /**
  * "reload/apply", "start/stop", "up/in": words joined by slashes are each a word of the request,
- * one or the other, not a path or a name: each is a word the API or English knows, and they are
- * not a time zone's region and city (Europe/Vienna, both capitalised).
+ * one or the other, not a path or a name, when each is a word the API or English knows and none
+ * is written as a name (LVM/ZFS/Ceph, a time zone's Europe/Vienna).
  */
 function alternatives(index: SearchIndex, chunk: string): boolean {
   const bare = chunk.replace(/[.,;:!?]+$/, "");
