@@ -61,29 +61,27 @@ const describe = (e: Endpoint) => `${e.method} ${e.path}`;
 
 /**
  * The recognised form of a query, or undefined when it names no endpoint, command or tool. A
- * service named with its action ("systemctl restart pve-firewall") names its endpoint where
- * nothing else does: a command the docs map, pvesh, a path or a tool come first.
+ * service's command line ("systemctl restart pve-firewall") names its endpoint where nothing
+ * else does: a command the docs map, pvesh, a path or a tool come first.
  */
 export function recognizeForm(query: string, ctx: FormContext): RecognizedForm | undefined {
   const form = recognizeNamed(query, ctx);
   if (form?.pinned.length) return form;
   const lower = query.toLowerCase().split(/\s+/).map(withoutPunctuation);
-  const calls = spelledCalls(lower, ctx.placeholderCalls);
-  const pinned = calls.flatMap(([, template]) => ctx.methodsOf(template));
-  if (!pinned.length) return form;
+  const call = spelledCall(lower, ctx.placeholderCalls);
+  const pinned = call ? ctx.methodsOf(call.template) : [];
+  if (!call || !pinned.length) return form;
+  const placeholder = call.template.split("/").at(-2)!.slice(1, -1);
   return {
     ...(form ?? { query }),
     pinned,
     ordered: true,
     notes: [
       ...(form?.notes ?? []),
-      ...calls.flatMap(([call, template]) => {
-        const value = call.slice(0, call.indexOf(" "));
-        const placeholder = template.split("/").at(-2)!.slice(1, -1);
-        return ctx
-          .methodsOf(template)
-          .map((id) => `"${call}" spells ${describe(ctx.endpoints[id]!)} with ${placeholder}=${value}`);
-      }),
+      ...pinned.map(
+        (id) =>
+          `the ${placeholder} ${call.value} and ${call.action}: ${describe(ctx.endpoints[id]!)} with ${placeholder}=${call.value}`,
+      ),
     ],
   };
 }
@@ -131,7 +129,7 @@ function recognizeNamed(query: string, ctx: FormContext): RecognizedForm | undef
   // it is the command's argument ("pveum acl delete /storage/nfs1"), not an API path.
   const cli = ctx.cli;
   const at = cli ? lower.findIndex((t) => cli.binaries.has(t)) : -1;
-  if (cli && at < 0 && !spelledCalls(lower, ctx.placeholderCalls).length) {
+  if (cli && at < 0 && !typesCall(lower, ctx.placeholderCalls)) {
     // An API path typed is that path ("GET /cluster/sdn/vnets"), even where a file's name fits it.
     const path = literalPath(tokens, ctx);
     const file = path ? undefined : describedFile(tokens, ctx);
@@ -285,35 +283,59 @@ function returnsWhatItPrints(reads: { endpoint: number; fields: string[] }, ctx:
   return `${describe(ctx.endpoints[reads.endpoint]!)} returns what it prints (${reads.fields.join(", ")})`;
 }
 
-/** Words before a command line of systemd's or SysV's that manages a service ("systemctl restart X", "service X restart"). */
-const SERVICE_MANAGERS: ReadonlySet<string> = new Set(["systemctl", "service"]);
-/** How far after its action a value may stand ("restart the pve-firewall service"). */
-const VALUE_REACH = 3;
+/**
+ * "systemctl restart pveproxy": a value of a path placeholder and the segment after it
+ * (/nodes/{node}/services/{service}/restart) both typed, in any order, so the words search as
+ * they are and not as the shell command's docs.
+ */
+function typesCall(tokens: readonly string[], calls: ReadonlyMap<string, string> | undefined): boolean {
+  if (!calls?.size) return false;
+  // The calls are few (a service's values and its actions), the pairs of words typed many.
+  const typed = new Set(tokens);
+  for (const call of calls.keys()) {
+    const space = call.indexOf(" ");
+    if (space > 0 && typed.has(call.slice(0, space)) && typed.has(call.slice(space + 1))) return true;
+  }
+  return false;
+}
+
+/** A call spelled by a placeholder's value and the segment after it: pve-firewall, restart. */
+interface SpelledCall {
+  value: string;
+  action: string;
+  /** The template of the path they spell (/nodes/{node}/services/{service}/restart). */
+  template: string;
+}
 
 /**
- * "systemctl restart pveproxy", "restart the pve-firewall service", "pveproxy restart": a value
- * of a path placeholder and the segment after it (/nodes/{node}/services/{service}/restart)
- * spell an API call when they are a command line: the action opens the query or follows
- * systemctl, with the value soon after it, or the value opens it with the action next. "why did
- * corosync stop" spells no call. Each call found, with its template.
+ * A value of a path placeholder and the segment after it typed as a command line: systemd's
+ * ("systemctl restart pve-firewall", also inside a sentence), SysV's ("service pve-firewall
+ * restart"), or the two words alone ("pve-firewall restart", "restart corosync on pve2"). Only
+ * then they spell the call: in a sentence the value may be a word of its own ("start reading
+ * the syslog", "syslog start time", "start the spiceproxy for VM 100" asks a guest's SPICE proxy).
  */
-function spelledCalls(tokens: readonly string[], calls: ReadonlyMap<string, string> | undefined): [string, string][] {
-  if (!calls?.size) return [];
-  const opens = (k: number) => k === 0 || SERVICE_MANAGERS.has(tokens[k - 1]!);
-  const out: [string, string][] = [];
-  // The calls are few (a service's values and its actions), the pairs of words typed many.
-  for (const [call, template] of calls) {
-    const space = call.indexOf(" ");
-    const value = call.slice(0, space);
-    const action = call.slice(space + 1);
-    const spelled = tokens.some(
-      (t, k) =>
-        (t === action && opens(k) && tokens.slice(k + 1, k + 1 + VALUE_REACH).includes(value)) ||
-        (t === value && opens(k) && tokens[k + 1] === action),
-    );
-    if (spelled) out.push([call, template]);
+function spelledCall(
+  tokens: readonly string[],
+  calls: ReadonlyMap<string, string> | undefined,
+): SpelledCall | undefined {
+  if (!calls?.size) return undefined;
+  // "systemctl restart pve-firewall.service": the unit's suffix is no part of the service's name.
+  const line = tokens.map((t) => t.replace(/\.service$/, ""));
+  const read = (value: string | undefined, action: string | undefined): SpelledCall | undefined => {
+    const template = value !== undefined && action !== undefined ? calls.get(`${value} ${action}`) : undefined;
+    return template === undefined ? undefined : { value: value!, action: action!, template };
+  };
+  for (let k = 0; k < line.length; k++) {
+    const found =
+      line[k] === "systemctl"
+        ? read(line[k + 2], line[k + 1])
+        : line[k] === "service"
+          ? read(line[k + 1], line[k + 2])
+          : undefined;
+    if (found) return found;
   }
-  return out;
+  const alone = withoutHost(line);
+  return alone.length === 2 ? (read(alone[0], alone[1]) ?? read(alone[1], alone[0])) : undefined;
 }
 
 /** Most docs examples whose words describe one shell command. */
@@ -322,6 +344,11 @@ const MAX_SHELL_EXAMPLES = 3;
 const MAX_SHELL_TITLES = 2;
 /** "lspci on pve1", "dmesg at node3": the host named after the command line. */
 const HOST_PREPOSITIONS = new Set(["on", "at"]);
+
+/** A command line's words without the host named after it ("lspci on pve1"). */
+function withoutHost(typed: readonly string[]): readonly string[] {
+  return typed.length >= 3 && HOST_PREPOSITIONS.has(typed[typed.length - 2]!) ? typed.slice(0, -2) : typed;
+}
 
 /**
  * A shell command the docs show ("vgs", "ceph osd set noout", "uname -r"): no API call, but
@@ -341,7 +368,7 @@ function shellCommand(
   const examples = cli.shell?.get(command);
   if (!examples) return undefined;
   // "lspci on pve1": the host it runs on is no part of the command line.
-  const lower = typed.length >= 3 && HOST_PREPOSITIONS.has(typed[typed.length - 2]!) ? typed.slice(0, -2) : typed;
+  const lower = withoutHost(typed);
   const next = lower[1];
   if (next !== undefined && !/^[-/|]/.test(next) && !examples.some((e) => e.words[1] === next)) return undefined;
   const shared = (words: readonly string[]) => {

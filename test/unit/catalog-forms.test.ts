@@ -222,12 +222,12 @@ describe("shell commands the docs show", () => {
     expect(form?.pinned).toEqual([0]);
     expect(form?.described).toBeUndefined();
     expect(form?.notes).toEqual([
-      '"pveproxy restart" spells POST /nodes/{node}/services/{service}/restart with service=pveproxy',
+      "the service pveproxy and restart: POST /nodes/{node}/services/{service}/restart with service=pveproxy",
     ]);
   });
 
-  // A service and its action name the call only as a command line: the action first or after
-  // systemctl or service, the service soon after it; or the service first with its action next.
+  // A service and its action name the call only as a command line: systemd's, SysV's, or the two
+  // words alone, a host after them allowed. In a sentence the service's name may be a word of its own.
   const services = {
     ...ctx,
     endpoints: [
@@ -243,14 +243,16 @@ describe("shell commands the docs show", () => {
   };
   test.each([
     ["stop corosync on pve2", [0]],
-    ["stop the corosync service", [0]],
     ["systemctl stop corosync", [0]],
+    ["systemctl stop corosync.service on pve2", [0]],
     ["service corosync stop", [0]],
     ["corosync stop", [0]],
-    ["state of corosync", [1]],
+    ["corosync state", [1]],
+    ["stop the corosync service", undefined],
     ["why did corosync stop", undefined],
-    ["stop everything on pve2 except corosync", undefined],
-    ["the node stopped, corosync state is unknown", undefined],
+    ["corosync stop times", undefined],
+    ["what does systemctl stop corosync call in the API", [0]],
+    ["systemctl stop the corosync unit", undefined],
   ])("%s: pinned %p", (query, pinned) => {
     expect(recognizeForm(query, services)?.pinned).toEqual(pinned as never);
   });
