@@ -65,6 +65,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh41-sealed.json`,
       `${fixtures}/search-fresh46-sealed.json`,
       `${fixtures}/search-fresh50-sealed.json`,
+      `${fixtures}/search-fresh54-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();
