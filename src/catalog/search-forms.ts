@@ -67,7 +67,7 @@ const describe = (e: Endpoint) => `${e.method} ${e.path}`;
 export function recognizeForm(query: string, ctx: FormContext): RecognizedForm | undefined {
   const form = recognizeNamed(query, ctx);
   if (form?.pinned.length) return form;
-  const lower = query.toLowerCase().split(/\s+/).map(withoutPunctuation);
+  const lower = typedWords(query).map((t) => withoutPunctuation(t.toLowerCase()));
   const call = spelledCall(lower, ctx.placeholderCalls);
   const pinned = call ? ctx.methodsOf(call.template) : [];
   if (!call || !pinned.length) return form;
@@ -86,13 +86,18 @@ export function recognizeForm(query: string, ctx: FormContext): RecognizedForm |
   };
 }
 
-function recognizeNamed(query: string, ctx: FormContext): RecognizedForm | undefined {
-  // "`qm set 100 --memory 4096`", "\"pvesm list local\"": quotes around a command line are no part of it.
-  const tokens = query
+/** The words typed. "`qm set 100 --memory 4096`", "\"pvesm list local\"": quotes around a command line are no part of it. */
+function typedWords(query: string): string[] {
+  return query
     .trim()
     .split(/\s+/)
     .map((t) => t.replace(/^[`"'\u2018\u2019\u201c\u201d]+|[`"'\u2018\u2019\u201c\u201d]+$/g, ""))
     .filter(Boolean);
+}
+
+/** A CLI command, pvesh call, tool, API path, described file or shell command the query names. */
+function recognizeNamed(query: string, ctx: FormContext): RecognizedForm | undefined {
+  const tokens = typedWords(query);
   const lower = tokens.map((t) => t.toLowerCase());
   const without = (from: number, count: number) => [...tokens.slice(0, from), ...tokens.slice(from + count)].join(" ");
 
@@ -321,9 +326,10 @@ function spelledCall(
   if (!calls?.size) return undefined;
   // "systemctl restart pve-firewall.service": the unit's suffix is no part of the service's name.
   const line = tokens.map((t) => t.replace(/\.service$/, ""));
-  const read = (value: string | undefined, action: string | undefined): SpelledCall | undefined => {
-    const template = value !== undefined && action !== undefined ? calls.get(`${value} ${action}`) : undefined;
-    return template === undefined ? undefined : { value: value!, action: action!, template };
+  const read = (value?: string, action?: string): SpelledCall | undefined => {
+    if (value === undefined || action === undefined) return undefined;
+    const template = calls.get(`${value} ${action}`);
+    return template === undefined ? undefined : { value, action, template };
   };
   for (let k = 0; k < line.length; k++) {
     const found =

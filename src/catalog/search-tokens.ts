@@ -191,7 +191,7 @@ function alternatives(index: SearchIndex, chunk: string): boolean {
   const bare = chunk.replace(/[.,;:!?]+$/, "");
   if (!/^[a-z]{2,}(?:\/[a-z]{2,})+$/i.test(bare)) return false;
   const parts = bare.split("/");
-  // Names (LVM/ZFS/Ceph, Europe/Vienna) have capitals; a sentence may open with one word's.
+  // Names have capitals (LVM/ZFS/Ceph, Europe/Vienna); a sentence's first word may have one (Reload/apply).
   if (!/^[A-Za-z][a-z]+$/.test(parts[0]!) || parts.slice(1).some((p) => /[A-Z]/.test(p))) return false;
   return parts.every((p) => {
     const w = p.toLowerCase();

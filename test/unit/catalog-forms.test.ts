@@ -248,6 +248,7 @@ describe("shell commands the docs show", () => {
     ["service corosync stop", [0]],
     ["corosync stop", [0]],
     ["corosync state", [1]],
+    ["`systemctl stop corosync`", [0]],
     ["stop the corosync service", undefined],
     ["why did corosync stop", undefined],
     ["corosync stop times", undefined],
