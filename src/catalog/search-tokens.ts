@@ -195,12 +195,7 @@ function alternatives(index: SearchIndex, chunk: string): boolean {
   if (!/^[A-Za-z][a-z]+$/.test(parts[0]!) || parts.slice(1).some((p) => /[A-Z]/.test(p))) return false;
   return parts.every((p) => {
     const w = p.toLowerCase();
-    return (
-      index.vocabulary.has(w) ||
-      index.postings.has(stem(w, index.stems)) ||
-      index.groupsOfWord.has(w) ||
-      isEnglishVerb(w)
-    );
+    return knowsWord(index, w) || index.vocabulary.has(w) || isEnglishVerb(w);
   });
 }
 
