@@ -23,7 +23,7 @@ import {
 } from "./schema.ts";
 
 import { buildDocsKnowledge, type DocsKnowledge } from "./docs-knowledge.ts";
-import { recognizeForm } from "./search-forms.ts";
+import { recognizeForm, type PlaceholderCalls } from "./search-forms.ts";
 import { summaryOf } from "./search-index.ts";
 import { buildSearchIndex, runSearch, type SearchIndex, type SearchOptions, type SearchPage } from "./search.ts";
 import type { DocsPage } from "./model.ts";
@@ -114,7 +114,7 @@ export class Catalog implements PathLookup {
   private readonly shared: {
     schemaIndex?: SearchIndex;
     placeholders?: ReadonlySet<string>;
-    placeholderCalls?: ReadonlyMap<string, string>;
+    placeholderCalls?: PlaceholderCalls;
   } = {};
   /** This view's index with its own docs, once they are attached. */
   private built: SearchIndex | undefined;
@@ -250,24 +250,29 @@ export class Catalog implements PathLookup {
 
   /**
    * For each path placeholder whose values the schema lists, each value with the literal segment
-   * after the placeholder ("pveproxy restart" from /nodes/{node}/services/{service}/restart), and
-   * the template of the path they spell, worked out once.
+   * after the placeholder ("pveproxy" and "restart" from /nodes/{node}/services/{service}/restart),
+   * and the template of the path they spell, worked out once: value -> segment -> template.
    */
-  private get placeholderCalls(): ReadonlyMap<string, string> {
-    return (this.shared.placeholderCalls ??= new Map(
-      this.endpoints.flatMap((e) => {
-        const segments = e.path.split("/");
-        return segments.flatMap((segment, k) => {
-          const next = segments[k + 1];
-          const values = e.parameters[segment.slice(1, -1)]?.enum;
-          if (!/^\{[^{}]+\}$/.test(segment) || !next || next.startsWith("{") || !values) return [];
-          const template = segments.slice(0, k + 2).join("/");
-          return values
-            .filter((v): v is string => typeof v === "string")
-            .map((v) => [`${v.toLowerCase()} ${next}`, template] as const);
-        });
-      }),
-    ));
+  private get placeholderCalls(): PlaceholderCalls {
+    if (this.shared.placeholderCalls) return this.shared.placeholderCalls;
+    const calls = new Map<string, Map<string, string>>();
+    for (const e of this.endpoints) {
+      const segments = e.path.split("/");
+      segments.forEach((segment, k) => {
+        const next = segments[k + 1];
+        const values = e.parameters[segment.slice(1, -1)]?.enum;
+        if (!/^\{[^{}]+\}$/.test(segment) || !next || next.startsWith("{") || !values) return;
+        const template = segments.slice(0, k + 2).join("/");
+        for (const v of values) {
+          if (typeof v !== "string") continue;
+          const value = v.toLowerCase();
+          const actions = calls.get(value) ?? new Map<string, string>();
+          calls.set(value, actions);
+          actions.set(next, template);
+        }
+      });
+    }
+    return (this.shared.placeholderCalls = calls);
   }
 
   /** Every placeholder name the paths use ("vmid", "storage"), worked out once. */

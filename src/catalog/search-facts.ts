@@ -2,7 +2,7 @@
 // it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
 // directory index. Read from the schema alone; the score factors (search-score.ts) use them.
 import { collectionPath, endsInPlaceholder, isDeprecated, propertyStringKeys, type Endpoint } from "./model.ts";
-import { stem } from "./stem.ts";
+import { stem, type StemMemo } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
 import { STOPWORDS, words } from "./text.ts";
 
@@ -20,7 +20,7 @@ export function identityUnits(
   nameWords: readonly string[][],
   terms: TermCache,
   vocabulary: Map<string, number>,
-  stems: Map<string, string>,
+  stems: StemMemo,
   kinds: readonly (readonly string[])[] = [],
 ): string[][][] {
   const generic = (w: string) => STOPWORDS.has(w) || IDENTITY_GENERIC.has(w) || /^\d+$/.test(w);
@@ -125,7 +125,7 @@ function returnsNodes(returns: unknown, depth = 0): boolean {
 }
 
 /** GET lists whose items have a GET: the stem of what they list. */
-export function collections(endpoints: readonly Endpoint[], stems: Map<string, string>): (string | undefined)[] {
+export function collections(endpoints: readonly Endpoint[], stems: StemMemo): (string | undefined)[] {
   const itemGets = new Set(
     endpoints.filter((e) => e.method === "GET" && endsInPlaceholder(e.path)).map((e) => collectionPath(e.path)),
   );
@@ -280,7 +280,7 @@ export function scopeTwins(endpoints: readonly Endpoint[]): [number, number][] {
  * container interface." ip, address. None for a summary of another shape ("Execute
  * network-get-interfaces.").
  */
-export function summaryObject(summary: string, stems: Map<string, string>): string[] {
+export function summaryObject(summary: string, stems: StemMemo): string[] {
   const m = /^(?:get|list|read|return)s?\s+(?:the\s+)?(.+?)(?:\s+(?:of|for|from|on|in|by|with|about)\b|[.(:,]|$)/i.exec(
     summary,
   );
@@ -516,7 +516,7 @@ export interface ItemNames {
  * as ha, lrm), unless every word of the value is a word of the API's paths (`pathWords`:
  * pve-cluster's "cluster" names the cluster, not a service).
  */
-export function itemNames(e: Endpoint, stems: Map<string, string>, pathWords: ReadonlySet<string>): ItemNames {
+export function itemNames(e: Endpoint, stems: StemMemo, pathWords: ReadonlySet<string>): ItemNames {
   const placeholder = /\{([^{}]+)\}(?!.*\{)/.exec(e.path)?.[1];
   const param = placeholder === undefined ? undefined : e.parameters[placeholder];
   if (!param) return {};

@@ -20,11 +20,14 @@ export interface FormContext {
   cli?: CliTable | undefined;
   /** Every placeholder name the API's paths use ("vmid", "storage", "volume"). */
   placeholders?: ReadonlySet<string>;
-  /** A value the schema lists for a path placeholder with the segment after it ("pveproxy restart"), to the template they spell. */
-  placeholderCalls?: ReadonlyMap<string, string>;
+  /** A value the schema lists for a path placeholder with the segment after it ("pveproxy", "restart"), to the template they spell. */
+  placeholderCalls?: PlaceholderCalls;
   /** The files the docs describe (the pmxcfs chapter: the files of /etc/pve). */
   files?: readonly DescribedFile[] | undefined;
 }
+
+/** A path placeholder's value -> the literal segment after the placeholder -> the template they spell. */
+export type PlaceholderCalls = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
 export interface RecognizedForm {
   /** Endpoints the query names, first first. */
@@ -52,10 +55,10 @@ const METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
  * bin/pveversion prints PVE::API2::APT->versions (GET /nodes/{node}/apt/versions); bin/pvereport
  * prints PVE::Report::generate, which PVE::API2::Nodes' `report` returns (GET /nodes/{node}/report).
  */
-const TOOLS_WITHOUT_DOCS: Readonly<Record<string, readonly [string, string]>> = {
-  pveversion: ["GET", "/nodes/{node}/apt/versions"],
-  pvereport: ["GET", "/nodes/{node}/report"],
-};
+const TOOLS_WITHOUT_DOCS: ReadonlyMap<string, readonly [string, string]> = new Map([
+  ["pveversion", ["GET", "/nodes/{node}/apt/versions"]],
+  ["pvereport", ["GET", "/nodes/{node}/report"]],
+]);
 
 const describe = (e: Endpoint) => `${e.method} ${e.path}`;
 
@@ -117,9 +120,9 @@ function recognizeNamed(query: string, ctx: FormContext): RecognizedForm | undef
   }
 
   // A tool the docs have no page for, by the endpoint its code calls.
-  const bare = lower.findIndex((t) => Object.hasOwn(TOOLS_WITHOUT_DOCS, t));
+  const bare = lower.findIndex((t) => TOOLS_WITHOUT_DOCS.has(t));
   if (bare >= 0) {
-    const [method, template] = TOOLS_WITHOUT_DOCS[lower[bare]!]!;
+    const [method, template] = TOOLS_WITHOUT_DOCS.get(lower[bare]!)!;
     const ids = ctx.methodsOf(template).filter((id) => ctx.endpoints[id]!.method === method);
     if (ids.length)
       return {
@@ -293,15 +296,12 @@ function returnsWhatItPrints(reads: { endpoint: number; fields: string[] }, ctx:
  * (/nodes/{node}/services/{service}/restart) both typed, in any order, so the words search as
  * they are and not as the shell command's docs.
  */
-function typesCall(tokens: readonly string[], calls: ReadonlyMap<string, string> | undefined): boolean {
+function typesCall(tokens: readonly string[], calls: PlaceholderCalls | undefined): boolean {
   if (!calls?.size) return false;
-  // The calls are few (a service's values and its actions), the pairs of words typed many.
-  const typed = new Set(tokens);
-  for (const call of calls.keys()) {
-    const space = call.indexOf(" ");
-    if (space > 0 && typed.has(call.slice(0, space)) && typed.has(call.slice(space + 1))) return true;
-  }
-  return false;
+  return tokens.some((value) => {
+    const actions = calls.get(value);
+    return actions !== undefined && tokens.some((action) => actions.has(action));
+  });
 }
 
 /** A call spelled by a placeholder's value and the segment after it: pve-firewall, restart. */
@@ -319,16 +319,13 @@ interface SpelledCall {
  * then they spell the call: in a sentence the value may be a word of its own ("start reading
  * the syslog", "syslog start time", "start the spiceproxy for VM 100" asks a guest's SPICE proxy).
  */
-function spelledCall(
-  tokens: readonly string[],
-  calls: ReadonlyMap<string, string> | undefined,
-): SpelledCall | undefined {
+function spelledCall(tokens: readonly string[], calls: PlaceholderCalls | undefined): SpelledCall | undefined {
   if (!calls?.size) return undefined;
   // "systemctl restart pve-firewall.service": the unit's suffix is no part of the service's name.
   const line = tokens.map((t) => t.replace(/\.service$/, ""));
   const read = (value?: string, action?: string): SpelledCall | undefined => {
     if (value === undefined || action === undefined) return undefined;
-    const template = calls.get(`${value} ${action}`);
+    const template = calls.get(value)?.get(action);
     return template === undefined ? undefined : { value, action, template };
   };
   for (let k = 0; k < line.length; k++) {

@@ -9,12 +9,13 @@ import {
   returnFields,
   type Endpoint,
 } from "./model.ts";
-import { stem } from "./stem.ts";
+import { homeOf } from "./cli-map.ts";
+import { stem, StemCache, type StemMemo } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, NEGATIONS, PARTICLES, words } from "./text.ts";
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
-import { Postings, TermCache, type PhraseTable } from "./search-terms.ts";
+import { compoundsByEnd, Postings, TermCache, type PhraseTable } from "./search-terms.ts";
 import { endpointValueKinds, measuredWords, valueKinds, valueTerm } from "./search-values.ts";
 import {
   agentTwins,
@@ -109,7 +110,7 @@ export const DEFINING_SHARE = 0.01;
 /** The stems of `words` that at most `most` endpoints use (`df`: how many use a stem). */
 export function rareStems(
   words: readonly string[],
-  stems: Map<string, string>,
+  stems: StemMemo,
   df: (stem: string) => number,
   most: number,
 ): string[] {
@@ -179,8 +180,10 @@ export interface SearchIndex {
   phrases: PhraseTable;
   /** One-way hints, by raw word and by stem. */
   related: Map<string, string[]>;
-  stems: Map<string, string>;
+  stems: StemMemo;
   summaries: string[];
+  /** Each endpoint's first two literal segments, where a tool's commands gather (homeOf in cli-map.ts). */
+  homes: string[];
   /** 1 for endpoints of VMs (the collection or one VM), 2 of containers, 0 otherwise. */
   guestKind: Uint8Array;
   /** 1 for endpoints of one guest (the path holds {vmid}). */
@@ -222,6 +225,8 @@ export interface SearchIndex {
   parameterStems: Set<string>;
   /** Run-together words of paths and handler names that do not split into known words ("fstrim"). */
   compounds: string[];
+  /** `compounds` by their starts and ends (compoundsByEnd in search-tokens.ts). */
+  compoundsByEnd: Map<string, number[]>;
   /** By term: the endpoints with an enum of kinds that has a value of that term, and which of their enums (`endpoint * ENUMS_PER_ENDPOINT + enum`). */
   enumSpans: Map<string, number[]>;
   /** The API's flags that turn an action off, by the stem of that action: "rebalanc" for `norebalance`, "out" for `noout`. */
@@ -610,8 +615,10 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     leads,
     phrases,
     related,
-    stems,
+    // Searching stems the words typed too; those are remembered only for a while.
+    stems: new StemCache(stems),
     summaries,
+    homes: endpoints.map((e) => homeOf(e.path)),
     guestKind,
     oneGuest,
     takesGuests,
@@ -630,6 +637,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       return e.method === "DELETE" && words.length > 1 ? stem(words[0]!, stems) : undefined;
     }),
     compounds: [...compounds],
+    compoundsByEnd: compoundsByEnd([...compounds]),
     lastSegmentStems,
     parameterStems,
     enumSpans: enumSpans(endpoints, terms, postings),
@@ -689,7 +697,7 @@ function addSiblingTerms(
 /** A read that checks whether an action can be done: "Check if …", "Get preconditions for …". */
 const CHECK = /\bcheck if\b|\bpreconditions?\b/i;
 
-function collectionParents(listed: ReadonlyMap<string, string>, stems: Map<string, string>): Map<string, Set<string>> {
+function collectionParents(listed: ReadonlyMap<string, string>, stems: StemMemo): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const [path, collection] of listed) {
     const above = path
@@ -712,11 +720,7 @@ export interface Check {
 /** Parameters of a check that say which action it checks ("action" of cmd-safety, "feature" of a guest's feature check). */
 const CHECKED_ACTION = /^(?:action|feature)$/;
 
-function checksOf(
-  endpoints: readonly Endpoint[],
-  identity: readonly string[][][],
-  stems: Map<string, string>,
-): Check[] {
+function checksOf(endpoints: readonly Endpoint[], identity: readonly string[][][], stems: StemMemo): Check[] {
   const checks: Check[] = [];
   endpoints.forEach((e, id) => {
     if (e.method !== "GET" || !CHECK.test(e.description)) return;
@@ -850,7 +854,7 @@ export function familyKey(e: { method: string; path: string }): string {
 export function collectionAliases(
   endpoints: readonly Endpoint[],
   listed: ReadonlyMap<string, string>,
-  stems: Map<string, string>,
+  stems: StemMemo,
 ): Map<string, string> {
   const collections = new Set(listed.values());
   const found = new Map<string, Set<string>>();
@@ -881,7 +885,7 @@ export function tieOrderOf(endpoints: readonly { path: string }[]): Int32Array {
 }
 
 /** What an index's summary says it indexes: the word before "index" ("QEMU Guest Agent command index."), not "directory". */
-export function indexNoun(description: string, stems: Map<string, string>): string | undefined {
+export function indexNoun(description: string, stems: StemMemo): string | undefined {
   const word = /(\w+) index\b/i.exec(firstSentence(description))?.[1]?.toLowerCase();
   return word === undefined || word === "directory" ? undefined : stem(word, stems);
 }

@@ -3,7 +3,7 @@
 // live beside it: the clauses marked on the tokens (search-clauses.ts), the phrases
 // (search-phrases.ts), the single words (search-words.ts), the scope (search-scope.ts); the
 // concepts they add are search-concepts.ts.
-import { stem } from "./stem.ts";
+import { stem, type StemMemo } from "./stem.ts";
 import { PARTICLES, STOPWORDS } from "./text.ts";
 import { METHOD_HINTS } from "./synonyms.ts";
 import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
@@ -249,7 +249,7 @@ function checksAction(
   checks: readonly Check[],
   concepts: readonly Concept[],
   tokens: readonly { word: string }[],
-  stems: Map<string, string>,
+  stems: StemMemo,
 ): boolean {
   // In the passive the participles are the actions ("be started from the clone" starts; "be
   // stopped and then be migrated" migrates too); else the verbs, and after a light verb its noun

@@ -62,11 +62,18 @@ export function unitsMissed(
   deletes?: string,
 ): number {
   let missing = 0;
-  for (const [whole, ...parts] of units) {
-    if (whole === deletes || asked.has(whole!) || parts.some((t) => typed.has(t))) continue;
+  for (const unit of units) {
+    const whole = unit[0]!;
+    if (whole === deletes || asked.has(whole) || standsIn(unit, typed)) continue;
     missing++;
   }
   return missing;
+}
+
+/** Whether a term typed is one of what stands for the unit's word (all but its first). */
+function standsIn(unit: readonly string[], typed: ReadonlySet<string>): boolean {
+  for (let k = 1; k < unit.length; k++) if (typed.has(unit[k]!)) return true;
+  return false;
 }
 
 /**

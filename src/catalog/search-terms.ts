@@ -1,6 +1,6 @@
 // Index terms: words stemmed, run-together names split, split words joined, phrases of the
 // synonym groups found. Shared by index building and query analysis.
-import { stem } from "./stem.ts";
+import { stem, type StemMemo } from "./stem.ts";
 import { SHORT_WORDS } from "./synonyms.ts";
 import { identifierWords, STOPWORDS, words } from "./text.ts";
 
@@ -33,6 +33,30 @@ export function splitCompound(word: string, vocabulary: Map<string, number>): st
   return parts;
 }
 
+/** Shorter words are not looked for inside run-together names. */
+export const MIN_COMPOUND_END = 4;
+
+/**
+ * By each start and end of a run-together name at least MIN_COMPOUND_END letters long, the
+ * names (their places in `compounds`, in order) that start or end so: compoundsWith's candidates (search-tokens.ts),
+ * found once per index instead of by testing every name for every word of every query.
+ */
+export function compoundsByEnd(compounds: readonly string[]): Map<string, number[]> {
+  const byEnd = new Map<string, number[]>();
+  const add = (end: string, i: number) => {
+    const list = byEnd.get(end);
+    if (!list) byEnd.set(end, [i]);
+    else if (list.at(-1) !== i) list.push(i);
+  };
+  compounds.forEach((c, i) => {
+    for (let k = MIN_COMPOUND_END; k <= c.length; k++) {
+      add(c.slice(0, k), i);
+      add(c.slice(c.length - k), i);
+    }
+  });
+  return byEnd;
+}
+
 /** Shorter than this, a word one letter off a known word is likelier another word ("alice", "slice"). */
 const MIN_TYPO_LENGTH = 7;
 
@@ -63,12 +87,7 @@ export function respelled(word: string, vocabulary: ReadonlyMap<string, number>)
   return found.size === 1 ? [...found][0] : undefined;
 }
 
-export function joinable(
-  a: string,
-  b: string,
-  vocabulary: Map<string, number>,
-  stems: Map<string, string>,
-): string | undefined {
+export function joinable(a: string, b: string, vocabulary: Map<string, number>, stems: StemMemo): string | undefined {
   if (a.length < 2 || b.length < 2) return undefined;
   for (const joined of [a + b, stem(a, stems) + b]) {
     if (joined.length >= 5 && vocabulary.has(joined)) return joined;
@@ -175,7 +194,7 @@ export class TermCache {
   constructor(
     private readonly postings: Postings,
     private readonly vocabulary: Map<string, number>,
-    private readonly stems: Map<string, string>,
+    private readonly stems: StemMemo,
     private readonly phrases: PhraseTable,
     private readonly leads: string[],
   ) {}

@@ -12,7 +12,7 @@ import {
 } from "./synonyms.ts";
 import { PARTICLES, STOPWORDS, words } from "./text.ts";
 import { valueKinds, valueText } from "./search-values.ts";
-import { respelled, splitCompound } from "./search-terms.ts";
+import { MIN_COMPOUND_END, respelled, splitCompound } from "./search-terms.ts";
 import { ENGLISH_VERBS } from "./wordnet-verbs.ts";
 import type { SearchIndex } from "./search-index.ts";
 
@@ -469,19 +469,25 @@ export function queryChunks(query: string): string[] {
  * The API's run-together names that hold a word with a known word beside it ("trim" in fstrim,
  * fs + trim), which splitting cannot find when the word itself is in no description.
  */
-export function compoundsWith(index: Pick<SearchIndex, "compounds" | "vocabulary">, word: string): string[] {
-  if (word.length < 4) return [];
+export function compoundsWith(
+  index: Pick<SearchIndex, "compounds" | "compoundsByEnd" | "vocabulary">,
+  word: string,
+): string[] {
+  if (word.length < MIN_COMPOUND_END) return [];
   const known = (part: string) => (part.length >= 3 ? index.vocabulary.has(part) : SHORT_WORDS.has(part));
   // A particle is the end of the phrasal verbs it makes (shutdown, rollback), not the start of
   // a word of its own ("came back" is no backup); a particle before a word makes a word of its
   // own ("load" is no download).
   const particle = PARTICLES.has(word);
-  return index.compounds.filter((c) => {
-    if (c.startsWith(word)) return !particle && known(c.slice(word.length));
-    if (!c.endsWith(word)) return false;
-    const rest = c.slice(0, -word.length);
-    return rest.length > 0 && known(rest) && !PARTICLES.has(rest);
-  });
+  const found = index.compoundsByEnd.get(word) ?? [];
+  return found
+    .map((i) => index.compounds[i]!)
+    .filter((c) => {
+      if (c.startsWith(word)) return !particle && known(c.slice(word.length));
+      if (!c.endsWith(word)) return false;
+      const rest = c.slice(0, -word.length);
+      return rest.length > 0 && known(rest) && !PARTICLES.has(rest);
+    });
 }
 
 type VerbToken = Pick<Token, "word" | "clauseStart" | "inName" | "context"> & { literal?: boolean };

@@ -8,7 +8,6 @@ import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import type { PostingList } from "./search-terms.ts";
 import { FACTOR_CEILING, scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
-import { homeOf } from "./cli-map.ts";
 import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
 
 export { buildSearchIndex, type SearchIndex } from "./search-index.ts";
@@ -399,7 +398,7 @@ export function runSearch(
     const base = (scores[id]! + PARAM_LIFT * lift[id]!) * (0.4 + 0.6 * coverage);
     // A CLI-only command's nearest endpoints count more where the tool's other commands
     // live, among those that take the values typed ("pveam remove local:vztmpl/x": a volume ID).
-    const inHome = hints.homes?.has(homeOf(e.path)) ?? false;
+    const inHome = hints.homes?.has(index.homes[id]!) ?? false;
     // `pct status <vmid>`: the command acts on one guest, so endpoints of one guest come first.
     const ofObject = hints.object !== undefined && index.placeholders[id]!.includes(hints.object);
     const bound =

@@ -101,11 +101,49 @@ function porter(word: string): string {
   return w;
 }
 
+/** What stem() remembers: a Map, or a StemCache. */
+export interface StemMemo {
+  get(word: string): string | undefined;
+  set(word: string, stemmed: string): unknown;
+}
+
+/** How many stems of words searched a StemCache remembers before it forgets them all. */
+const RECENT_STEMS = 4096;
+
+/**
+ * The stems of an index's own words, kept for good, and of the words searched since, at most
+ * `limit` of them: a server searches words without end, and they must not pile up in memory.
+ */
+export class StemCache implements StemMemo {
+  private readonly recent = new Map<string, string>();
+
+  constructor(
+    private readonly known: ReadonlyMap<string, string>,
+    private readonly limit = RECENT_STEMS,
+  ) {}
+
+  get(word: string): string | undefined {
+    return this.known.get(word) ?? this.recent.get(word);
+  }
+
+  set(word: string, stemmed: string): this {
+    if (this.recent.size >= this.limit) this.recent.clear();
+    this.recent.set(word, stemmed);
+    return this;
+  }
+
+  /** How many stems of words searched it holds now. */
+  get recentSize(): number {
+    return this.recent.size;
+  }
+}
+
 /** Stems a lower-case word; words with digits and short words stay as they are. */
-export function stem(word: string, cache?: Map<string, string>): string {
-  if (word.length < 4 || /\d/.test(word)) return word;
+export function stem(word: string, cache?: StemMemo): string {
+  // The cache holds only words stemmed, so a hit needs no other test.
   const hit = cache?.get(word);
   if (hit !== undefined) return hit;
+  if (word.length < 4 || /\d/.test(word)) return word;
   const out = porter(word);
   cache?.set(word, out);
   return out;

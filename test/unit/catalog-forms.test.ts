@@ -216,7 +216,7 @@ describe("shell commands the docs show", () => {
       ...one,
       endpoints: [{ method: "POST", path: "/nodes/{node}/services/{service}/restart" }] as never,
       methodsOf: (t: string) => (t === "/nodes/{node}/services/{service}/restart" ? [0] : []),
-      placeholderCalls: new Map([["pveproxy restart", "/nodes/{node}/services/{service}/restart"]]),
+      placeholderCalls: new Map([["pveproxy", new Map([["restart", "/nodes/{node}/services/{service}/restart"]])]]),
     };
     const form = recognizeForm("systemctl restart pveproxy", spelled);
     expect(form?.pinned).toEqual([0]);
@@ -237,8 +237,13 @@ describe("shell commands the docs show", () => {
     methodsOf: (t: string) =>
       t === "/nodes/{node}/services/{service}/stop" ? [0] : t === "/nodes/{node}/services/{service}/state" ? [1] : [],
     placeholderCalls: new Map([
-      ["corosync stop", "/nodes/{node}/services/{service}/stop"],
-      ["corosync state", "/nodes/{node}/services/{service}/state"],
+      [
+        "corosync",
+        new Map([
+          ["stop", "/nodes/{node}/services/{service}/stop"],
+          ["state", "/nodes/{node}/services/{service}/state"],
+        ]),
+      ],
     ]),
   };
   test.each([

@@ -29,7 +29,7 @@ import {
   type GuestFacet,
   type Token,
 } from "../../src/catalog/search-tokens.ts";
-import { respelled } from "../../src/catalog/search-terms.ts";
+import { compoundsByEnd, respelled } from "../../src/catalog/search-terms.ts";
 import {
   analyzeQuery,
   asksPossibility,
@@ -77,7 +77,8 @@ import {
   saysOngoing,
   undoingActions,
 } from "../../src/catalog/search-clauses.ts";
-import { stem } from "../../src/catalog/stem.ts";
+import { stem, StemCache } from "../../src/catalog/stem.ts";
+import { MINI_APIDOC_JS } from "../fixtures/mini-schema.ts";
 import { words } from "../../src/catalog/text.ts";
 import { kindEnumsOf, type Endpoint } from "../../src/catalog/model.ts";
 import {
@@ -319,6 +320,35 @@ describe("word handling", () => {
     expect(stem(word)).toBe(stemmed);
   });
 
+  test("a StemCache keeps the index's own stems and forgets the words searched past its limit", () => {
+    const cache = new StemCache(new Map([["snapshots", "snapshot"]]), 3);
+    for (const w of ["replicating", "containers", "migrations"]) expect(stem(w, cache)).toBe(stem(w));
+    expect(cache.recentSize).toBe(3);
+    expect(cache.get("containers")).toBe("contain");
+    // The fourth word searched makes room by forgetting the others; the index's own stay.
+    expect(stem("firewalls", cache)).toBe("firewal");
+    expect(cache.recentSize).toBe(1);
+    expect(cache.get("containers")).toBeUndefined();
+    expect(cache.get("snapshots")).toBe("snapshot");
+    // Short words and words with digits are not stemmed, so not remembered.
+    expect(stem("vm", cache)).toBe("vm");
+    expect(stem("ipv6s", cache)).toBe("ipv6s");
+    expect(cache.recentSize).toBe(1);
+  });
+
+  test("searching does not keep every word ever searched in the catalog's memory", () => {
+    const catalog = Catalog.fromText(MINI_APIDOC_JS, { kind: "inline", location: "mini-schema" });
+    const word = (i: number) => `zorblat${i.toString(36).replace(/\d/g, (d) => "abcdefghij"[Number(d)]!)}ing`;
+    catalog.search(`list the ${word(0)} things`);
+    const index = (catalog as unknown as { index: { stems: StemCache } }).index;
+    expect(index.stems.get(word(0))).toBe(stem(word(0)));
+    // Two words of each query are new; adjacent pairs are stemmed too ("IP sets": ipset).
+    for (let i = 1; i <= 5000; i++) catalog.search(`list the ${word(i)} things`);
+    expect(index.stems.get(word(0))).toBeUndefined();
+    expect(index.stems.recentSize).toBeLessThanOrEqual(4096);
+    expect(index.stems.get("nodes")).toBe("node");
+  });
+
   const vocabulary = new Map([
     ["prune", 5],
     ["backups", 9],
@@ -343,19 +373,21 @@ describe("word handling", () => {
     // A particle is the end of its phrasal verbs, not the start of a word: "back" is in rollback, not backup.
     ["back", ["rollback"]],
   ])("compoundsWith(%j) finds the word inside run-together names", (word, found) => {
+    const compounds = [
+      "fstrim",
+      "fsfreeze",
+      "report",
+      "download",
+      "upload",
+      "loadavg",
+      "vncproxy",
+      "shutdown",
+      "backup",
+      "rollback",
+    ];
     const index = {
-      compounds: [
-        "fstrim",
-        "fsfreeze",
-        "report",
-        "download",
-        "upload",
-        "loadavg",
-        "vncproxy",
-        "shutdown",
-        "backup",
-        "rollback",
-      ],
+      compounds,
+      compoundsByEnd: compoundsByEnd(compounds),
       vocabulary: new Map([
         ["re", 3],
         ["down", 1],
