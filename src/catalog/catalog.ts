@@ -23,7 +23,7 @@ import {
 } from "./schema.ts";
 
 import { buildDocsKnowledge, type DocsKnowledge } from "./docs-knowledge.ts";
-import { recognizeForm, type PlaceholderCalls } from "./search-forms.ts";
+import { placeholderCalls, recognizeForm, type PlaceholderCalls } from "./search-forms.ts";
 import { summaryOf } from "./search-index.ts";
 import { buildSearchIndex, runSearch, type SearchIndex, type SearchOptions, type SearchPage } from "./search.ts";
 import type { DocsPage } from "./model.ts";
@@ -248,31 +248,9 @@ export class Catalog implements PathLookup {
     return this.built;
   }
 
-  /**
-   * For each path placeholder whose values the schema lists, each value with the literal segment
-   * after the placeholder ("pveproxy" and "restart" from /nodes/{node}/services/{service}/restart),
-   * and the template of the path they spell, worked out once: value -> segment -> template.
-   */
+  /** What a placeholder's listed values and the segments after them spell, worked out once. */
   private get placeholderCalls(): PlaceholderCalls {
-    if (this.shared.placeholderCalls) return this.shared.placeholderCalls;
-    const calls = new Map<string, Map<string, string>>();
-    for (const e of this.endpoints) {
-      const segments = e.path.split("/");
-      segments.forEach((segment, k) => {
-        const next = segments[k + 1];
-        const values = e.parameters[segment.slice(1, -1)]?.enum;
-        if (!/^\{[^{}]+\}$/.test(segment) || !next || next.startsWith("{") || !values) return;
-        const template = segments.slice(0, k + 2).join("/");
-        for (const v of values) {
-          if (typeof v !== "string") continue;
-          const value = v.toLowerCase();
-          const actions = calls.get(value) ?? new Map<string, string>();
-          calls.set(value, actions);
-          actions.set(next, template);
-        }
-      });
-    }
-    return (this.shared.placeholderCalls = calls);
+    return (this.shared.placeholderCalls ??= placeholderCalls(this.endpoints));
   }
 
   /** Every placeholder name the paths use ("vmid", "storage"), worked out once. */

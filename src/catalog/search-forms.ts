@@ -11,6 +11,7 @@ import { normalizeInputPath } from "./model.ts";
 import { compactName, STOPWORDS } from "./text.ts";
 import { LXC_WORDS, QEMU_WORDS } from "./search-tokens.ts";
 import { HTTP_METHODS } from "../proxmox/calls.ts";
+import { HAND_GROUPS } from "./synonyms.ts";
 
 export interface FormContext {
   endpoints: readonly Endpoint[];
@@ -302,6 +303,45 @@ function typesCall(tokens: readonly string[], calls: PlaceholderCalls | undefine
     const actions = calls.get(value);
     return actions !== undefined && tokens.some((action) => actions.has(action));
   });
+}
+
+/**
+ * For each path placeholder whose values the schema lists, each value with the literal segment
+ * after the placeholder ("pveproxy" and "restart" from /nodes/{node}/services/{service}/restart)
+ * and the template of the path they spell. The word a synonym group leads with spells its
+ * members' segments too, where no segment of that name exists: systemd's "status" is the API's
+ * `state`.
+ */
+export function placeholderCalls(
+  endpoints: readonly Endpoint[],
+  groups: readonly (readonly string[])[] = HAND_GROUPS,
+): PlaceholderCalls {
+  const calls = new Map<string, Map<string, string>>();
+  for (const e of endpoints) {
+    const segments = e.path.split("/");
+    segments.forEach((segment, k) => {
+      const next = segments[k + 1];
+      const values = e.parameters[segment.slice(1, -1)]?.enum;
+      if (!/^\{[^{}]+\}$/.test(segment) || !next || next.startsWith("{") || !values) return;
+      const template = segments.slice(0, k + 2).join("/");
+      for (const v of values) {
+        if (typeof v !== "string") continue;
+        const value = v.toLowerCase();
+        const actions = calls.get(value) ?? new Map<string, string>();
+        calls.set(value, actions);
+        actions.set(next, template);
+      }
+    });
+  }
+  const leads = new Map<string, string>();
+  for (const [lead, ...members] of groups)
+    for (const member of members) if (!/\s/.test(lead!) && !leads.has(member)) leads.set(member, lead!);
+  for (const actions of calls.values())
+    for (const [segment, template] of [...actions]) {
+      const lead = leads.get(segment);
+      if (lead !== undefined && !actions.has(lead)) actions.set(lead, template);
+    }
+  return calls;
 }
 
 /** A call spelled by a placeholder's value and the segment after it: pve-firewall, restart. */

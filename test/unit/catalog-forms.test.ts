@@ -7,7 +7,7 @@ import { Catalog } from "../../src/catalog/catalog.ts";
 import { parseDocsSetting } from "../../src/catalog/config.ts";
 import { parseDocsPage } from "../../src/catalog/docs-html.ts";
 import { describedFiles, fileNamed, fileNamePattern } from "../../src/catalog/docs-knowledge.ts";
-import { fileWords, recognizeForm, withoutAsides } from "../../src/catalog/search-forms.ts";
+import { fileWords, placeholderCalls, recognizeForm, withoutAsides } from "../../src/catalog/search-forms.ts";
 import { besideSchema } from "../../src/catalog/loader.ts";
 import { isUnder } from "../../src/catalog/model.ts";
 import { ConfigError } from "../../src/settings.ts";
@@ -228,23 +228,16 @@ describe("shell commands the docs show", () => {
 
   // A service and its action name the call only as a command line: systemd's, SysV's, or the two
   // words alone, a host after them allowed. In a sentence the service's name may be a word of its own.
+  const serviceEndpoints = [
+    { method: "POST", path: "/nodes/{node}/services/{service}/stop", parameters: { service: { enum: ["corosync"] } } },
+    { method: "GET", path: "/nodes/{node}/services/{service}/state", parameters: { service: { enum: ["corosync"] } } },
+  ] as never;
   const services = {
     ...ctx,
-    endpoints: [
-      { method: "POST", path: "/nodes/{node}/services/{service}/stop" },
-      { method: "GET", path: "/nodes/{node}/services/{service}/state" },
-    ] as never,
+    endpoints: serviceEndpoints,
     methodsOf: (t: string) =>
       t === "/nodes/{node}/services/{service}/stop" ? [0] : t === "/nodes/{node}/services/{service}/state" ? [1] : [],
-    placeholderCalls: new Map([
-      [
-        "corosync",
-        new Map([
-          ["stop", "/nodes/{node}/services/{service}/stop"],
-          ["state", "/nodes/{node}/services/{service}/state"],
-        ]),
-      ],
-    ]),
+    placeholderCalls: placeholderCalls(serviceEndpoints),
   };
   test.each([
     ["stop corosync on pve2", [0]],
@@ -253,6 +246,8 @@ describe("shell commands the docs show", () => {
     ["service corosync stop", [0]],
     ["corosync stop", [0]],
     ["corosync state", [1]],
+    // systemd's word for the state, the lead of the synonym group that holds `state`.
+    ["systemctl status corosync", [1]],
     ["`systemctl stop corosync`", [0]],
     ["stop the corosync service", undefined],
     ["why did corosync stop", undefined],
@@ -261,6 +256,44 @@ describe("shell commands the docs show", () => {
     ["systemctl stop the corosync unit", undefined],
   ])("%s: pinned %p", (query, pinned) => {
     expect(recognizeForm(query, services)?.pinned).toEqual(pinned as never);
+  });
+});
+
+describe("placeholderCalls: a listed value of a path placeholder and the segment after it", () => {
+  const endpoint = (path: string, values: unknown[]) =>
+    ({ method: "GET", path, parameters: { service: { enum: values } } }) as never;
+  const groups = [
+    ["status", "state", "~running"],
+    ["reboot", "restart", "bounce"],
+    ["start up", "start"],
+  ];
+  const calls = placeholderCalls(
+    [
+      endpoint("/nodes/{node}/services/{service}/state", ["Corosync", "cron", 7]),
+      endpoint("/nodes/{node}/services/{service}/restart", ["corosync"]),
+      endpoint("/nodes/{node}/services/{service}/start", ["corosync"]),
+      endpoint("/nodes/{node}/services/{service}", ["corosync"]),
+      endpoint("/x/{service}/status", ["cron"]),
+    ],
+    groups,
+  );
+  test.each([
+    ["corosync", "state", "/nodes/{node}/services/{service}/state"],
+    ["corosync", "restart", "/nodes/{node}/services/{service}/restart"],
+    // A group's lead spells its members' segments.
+    ["corosync", "status", "/nodes/{node}/services/{service}/state"],
+    ["corosync", "reboot", "/nodes/{node}/services/{service}/restart"],
+    // Not a member's word, nor a lead of several words, nor a lead-only member ("~").
+    ["corosync", "bounce", undefined],
+    ["corosync", "start up", undefined],
+    ["corosync", "running", undefined],
+    // A segment of the lead's own name is what it spells.
+    ["cron", "status", "/x/{service}/status"],
+    // A value that is no string is no service's name; a placeholder last in its path spells nothing.
+    ["7", "state", undefined],
+    ["corosync", "", undefined],
+  ])("%s %s -> %p", (value, action, template) => {
+    expect(calls.get(value)?.get(action)).toBe(template as never);
   });
 });
 

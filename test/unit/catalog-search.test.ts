@@ -2138,6 +2138,18 @@ describe("the twenty-eighth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the twenty-ninth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, twenty-ninth round", SCHEMA_DIR);
+  const catalogs = present ? await realCatalogs(true) : undefined;
+
+  // systemd's "status" asks what the API calls a service's state.
+  test.skipIf(!present).each(["plain", "withDocs"] as const)("%s: a service's status", (which) => {
+    const state = "GET /nodes/{node}/services/{service}/state";
+    expect(ranked(catalogs![which]!, "systemctl status pve-ha-lrm")[0]).toBe(state);
+    expect(ranked(catalogs![which]!, "what does systemctl status pve-ha-crm map to in the API")[0]).toBe(state);
+  });
+});
+
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
   const endpoint = (path: string, description: string) =>
     ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
@@ -3718,7 +3730,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 87.1, 92.9],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 83.5, 95.3],
+  ["search-fresh2-sealed", true, 84.7, 96.5],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 81.1, 90.5],
   ["search-fresh3-sealed", true, 90.4, 97.3],
