@@ -90,6 +90,34 @@ export function existingPlaceAt(
   return false;
 }
 
+/**
+ * Whether a verb of creation at `verbAt` adds a property to something rather than making a new
+ * thing: "add a note to the backup archive", "add a description to container 200". What it adds,
+ * up to the "to", names no collection a POST adds to (`creatable`, a guest's word) and is no name
+ * or number; something follows the "to", and the "to" is no infinitive's ("add a hook script to
+ * run at boot"). What is added is then set on what it is added to.
+ */
+export function addsProperty(
+  raw: readonly string[],
+  index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
+  creatable: ReadonlySet<string>,
+  verbAt: number,
+  isName: (i: number) => boolean,
+): boolean {
+  const to = raw.indexOf("to", verbAt + 1);
+  if (verbAt < 0 || to < 0) return false;
+  // "to backup job daily": a verb's word that names a collection is its noun there.
+  if (infinitive(raw, to) && collectionNamed(raw[to + 1]!, index) === undefined) return false;
+  const added = raw.slice(verbAt + 1, to).map((w, k) => [w, verbAt + 1 + k] as const);
+  const words = added.filter(([w]) => !STOPWORDS.has(w));
+  if (words.length === 0 || words.length > PHRASE_WORDS || !raw.slice(to + 1).some((w) => !STOPWORDS.has(w)))
+    return false;
+  return words.every(
+    ([w, i]) =>
+      !isName(i) && !/\d/.test(w) && !isGuestWord(w) && !PREPOSITIONS.has(w) && !creatable.has(stem(w, index.stems)),
+  );
+}
+
 /** The stem of the collection a word names, by its noun or by what its items are called ("realm": domain). */
 function collectionNamed(
   word: string,

@@ -18,6 +18,7 @@ import {
   definiteOf,
   guestsGoTo,
   existingPlaceAt,
+  addsProperty,
   listsAskedOf,
   ownersOf,
   placeMentions,
@@ -569,7 +570,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
   if (guestsTo >= 0 && method === "POST" && raw[createdAt] === "add" && existingPlaceAt(raw, guestsTo, index, isName))
     method = "PUT";
-  const createVerb = causativeAt < 0 && guestsTo < 0 && creating !== undefined;
+  // "add a note to the backup archive": a property added to something is set on it.
+  const addsToThing =
+    creating !== undefined && method === "POST" && addsProperty(raw, index, index.creatable, createdAt, isName);
+  if (addsToThing) method = "PUT";
+  const createVerb = causativeAt < 0 && guestsTo < 0 && creating !== undefined && !addsToThing;
   // "show me how to create users": creating is said, though not as the request's verb.
   const createSaid = concepts.some((c) => c.terms.get(createStem) === 1);
   const besides = (i: number) => isName(i) || !!(tokens[i]?.aside || tokens[i]?.purpose || tokens[i]?.subordinate);

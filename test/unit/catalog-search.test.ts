@@ -44,6 +44,7 @@ import { hostsByName } from "../../src/catalog/search-scope.ts";
 import { namesServerPort } from "../../src/catalog/search-values.ts";
 import {
   createdOf,
+  addsProperty,
   definiteOf,
   existingPlaceAt,
   guestsGoTo,
@@ -3505,6 +3506,31 @@ describe("existingPlaceAt: the place guests go to is one object that exists", ()
   ])("%s: %p", (query, exists) => {
     const raw = query.toLowerCase().split(" ");
     expect(existingPlaceAt(raw, guestsGoTo(raw), index!, () => false)).toBe(exists);
+  });
+});
+
+describe("addsProperty: what is added to something is set on it", () => {
+  const present = haveSharedData("addsProperty", SCHEMA_DIR);
+  const index = present ? real91Index() : undefined;
+  test.skipIf(!present).each([
+    ["add a note to the backup archive", true],
+    ["add a description to container 200", true],
+    ["add a second name server to node pve1", true],
+    // "to backup job": the verb's word names a collection, so it is a noun there.
+    ["add a note to backup job daily", true],
+    // Something a POST creates, a guest, a value or a name is added as itself.
+    ["add a user to group admins", false],
+    ["add the storage to the pool", false],
+    ["add VM 100 to pool dev", false],
+    ["add 10.0.0.5 to the ipset", false],
+    // An infinitive's "to", a "to" too far, or nothing after it.
+    ["add a hook script to run at boot", false],
+    ["add a very long winded note to it", false],
+    ["add a tag to", false],
+    ["add a tag", false],
+  ])("%s: %p", (query, adds) => {
+    const raw = query.toLowerCase().split(" ");
+    expect(addsProperty(raw, index!, index!.creatable, 0, () => false)).toBe(adds);
   });
 });
 
