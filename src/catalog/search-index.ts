@@ -154,6 +154,11 @@ export interface SearchIndex {
   collectionAliases: Map<string, string>;
   /** The stems of the collections a POST adds to ("pool", "storag", "qemu"): what `creates` holds. */
   creatable: Set<string>;
+  /**
+   * The stems of what a POST may make or do, by the words of its path and of its `type` values
+   * ("token", "totp", "ldap", "map"), and `creatable`: what "add" may bring into being (addsProperty).
+   */
+  postWords: Set<string>;
   /** Per collection's stem, the stems of the path words above it ("usb": "mapping" of /cluster/mapping/usb). */
   collectionParents: Map<string, Set<string>>;
   /** The kinds of storage, as POST /storage's `type` names them ("zfspool", "lvmthin", "nfs", "pbs"). */
@@ -599,6 +604,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     collectionOf,
     creates,
     creatable: new Set(creates.filter((c): c is string => c !== undefined)),
+    postWords: postWords(endpoints, creates, stems),
     collectionStems: new Set(listed.values()),
     collectionAliases: collectionAliases(endpoints, listed, stems),
     collectionParents: collectionParents(listed, stems),
@@ -882,6 +888,25 @@ export function tieOrderOf(endpoints: readonly { path: string }[]): Int32Array {
   const order = new Int32Array(endpoints.length);
   ids.forEach((id, place) => (order[id] = place));
   return order;
+}
+
+/** The stems of the words of the POSTs' paths and `type` values, and of what they create (SearchIndex.postWords). */
+function postWords(
+  endpoints: readonly Endpoint[],
+  creates: readonly (string | undefined)[],
+  stems: StemMemo,
+): Set<string> {
+  const out = new Set(creates.filter((c): c is string => c !== undefined));
+  for (const e of endpoints) {
+    if (e.method !== "POST") continue;
+    const kinds = e.parameters.type?.enum ?? [];
+    const named = [
+      ...e.path.split("/").filter((s) => s && !s.startsWith("{")),
+      ...kinds.filter((v) => typeof v === "string"),
+    ];
+    for (const name of named) for (const w of identifierWords(name as string)) out.add(stem(w, stems));
+  }
+  return out;
 }
 
 /** What an index's summary says it indexes: the word before "index" ("QEMU Guest Agent command index."), not "directory". */

@@ -91,16 +91,17 @@ export function existingPlaceAt(
 }
 
 /**
- * Whether a verb of creation at `verbAt` adds a property to something rather than making a new
- * thing: "add a note to the backup archive", "add a description to container 200". What it adds,
- * up to the "to", names no collection a POST adds to (`creatable`, a guest's word) and is no name
- * or number; something follows the "to", and the "to" is no infinitive's ("add a hook script to
- * run at boot"). What is added is then set on what it is added to.
+ * Whether "add" at `verbAt` adds a property to something rather than making a new thing: "add a
+ * note to the backup archive", "add a description to container 200". What it adds, up to the
+ * "to", is at most PHRASE_WORDS words, none of which says what a POST makes or does (`made`:
+ * SearchIndex.postWords, "token", "ldap", "pool"), a guest's word, a preposition, a name or a
+ * number; something follows the "to", which is no infinitive's ("add a hook script to run at
+ * boot"). What is added is then set on what it is added to.
  */
 export function addsProperty(
   raw: readonly string[],
   index: Pick<SearchIndex, "collectionStems" | "collectionAliases" | "stems">,
-  creatable: ReadonlySet<string>,
+  made: ReadonlySet<string>,
   verbAt: number,
   isName: (i: number) => boolean,
 ): boolean {
@@ -114,7 +115,7 @@ export function addsProperty(
     return false;
   return words.every(
     ([w, i]) =>
-      !isName(i) && !/\d/.test(w) && !isGuestWord(w) && !PREPOSITIONS.has(w) && !creatable.has(stem(w, index.stems)),
+      !isName(i) && !/\d/.test(w) && !isGuestWord(w) && !PREPOSITIONS.has(w) && !made.has(stem(w, index.stems)),
   );
 }
 

@@ -570,9 +570,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const createdAt = creating?.at ?? rawStems.findIndex((s) => creating?.primaries.has(s));
   if (guestsTo >= 0 && method === "POST" && raw[createdAt] === "add" && existingPlaceAt(raw, guestsTo, index, isName))
     method = "PUT";
-  // "add a note to the backup archive": a property added to something is set on it.
+  // "add a note to the backup archive": a property added to something is set on it. Of the verbs
+  // of creation only "add" takes where it goes after "to" ("clone VM 100 with a new name to pve2").
   const addsToThing =
-    creating !== undefined && method === "POST" && addsProperty(raw, index, index.creatable, createdAt, isName);
+    method === "POST" && raw[createdAt] === "add" && addsProperty(raw, index, index.postWords, createdAt, isName);
   if (addsToThing) method = "PUT";
   const createVerb = causativeAt < 0 && guestsTo < 0 && creating !== undefined && !addsToThing;
   // "show me how to create users": creating is said, though not as the request's verb.
