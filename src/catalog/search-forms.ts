@@ -333,9 +333,12 @@ export function placeholderCalls(
       }
     });
   }
+  // Each member's lead, a single word: "start up" is no command line's action.
   const leads = new Map<string, string>();
-  for (const [lead, ...members] of groups)
-    for (const member of members) if (!/\s/.test(lead!) && !leads.has(member)) leads.set(member, lead!);
+  for (const [lead, ...members] of groups) {
+    if (lead === undefined || /\s/.test(lead)) continue;
+    for (const member of members) if (!leads.has(member)) leads.set(member, lead);
+  }
   for (const actions of calls.values())
     for (const [segment, template] of [...actions]) {
       const lead = leads.get(segment);

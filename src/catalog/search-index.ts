@@ -230,7 +230,7 @@ export interface SearchIndex {
   parameterStems: Set<string>;
   /** Run-together words of paths and handler names that do not split into known words ("fstrim"). */
   compounds: string[];
-  /** `compounds` by their starts and ends (compoundsByEnd in search-tokens.ts). */
+  /** `compounds` by their starts and ends (compoundsByEnd in search-terms.ts). */
   compoundsByEnd: Map<string, number[]>;
   /** By term: the endpoints with an enum of kinds that has a value of that term, and which of their enums (`endpoint * ENUMS_PER_ENDPOINT + enum`). */
   enumSpans: Map<string, number[]>;
@@ -899,12 +899,9 @@ function postWords(
   const out = new Set(creates.filter((c): c is string => c !== undefined));
   for (const e of endpoints) {
     if (e.method !== "POST") continue;
-    const kinds = e.parameters.type?.enum ?? [];
-    const named = [
-      ...e.path.split("/").filter((s) => s && !s.startsWith("{")),
-      ...kinds.filter((v) => typeof v === "string"),
-    ];
-    for (const name of named) for (const w of identifierWords(name as string)) out.add(stem(w, stems));
+    const kinds = (e.parameters.type?.enum ?? []).filter((v): v is string => typeof v === "string");
+    const named = [...e.path.split("/").filter((s) => s && !s.startsWith("{")), ...kinds];
+    for (const name of named) for (const w of identifierWords(name)) out.add(stem(w, stems));
   }
   return out;
 }

@@ -108,9 +108,11 @@ export function addsProperty(
   const to = raw.indexOf("to", verbAt + 1);
   if (verbAt < 0 || to < 0) return false;
   // "to backup job daily": a verb's word that names a collection is its noun there.
-  if (infinitive(raw, to) && collectionNamed(raw[to + 1]!, index) === undefined) return false;
-  const added = raw.slice(verbAt + 1, to).map((w, k) => [w, verbAt + 1 + k] as const);
-  const words = added.filter(([w]) => !STOPWORDS.has(w));
+  if (infinitive(raw, to) && collectionNamed(raw[to + 1] ?? "", index) === undefined) return false;
+  const words = raw
+    .slice(verbAt + 1, to)
+    .map((w, k) => [w, verbAt + 1 + k] as const)
+    .filter(([w]) => !STOPWORDS.has(w));
   if (words.length === 0 || words.length > PHRASE_WORDS || !raw.slice(to + 1).some((w) => !STOPWORDS.has(w)))
     return false;
   return words.every(

@@ -38,8 +38,9 @@ export const MIN_COMPOUND_END = 4;
 
 /**
  * By each start and end of a run-together name at least MIN_COMPOUND_END letters long, the
- * names (their places in `compounds`, in order) that start or end so: compoundsWith's candidates (search-tokens.ts),
- * found once per index instead of by testing every name for every word of every query.
+ * names (their places in `compounds`, in order) that start or end so: the candidates of
+ * compoundsWith (search-tokens.ts), found once per index instead of by testing every name for
+ * every word of every query.
  */
 export function compoundsByEnd(compounds: readonly string[]): Map<string, number[]> {
   const byEnd = new Map<string, number[]>();
