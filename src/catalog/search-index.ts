@@ -580,6 +580,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   });
   const creates = endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined));
   const through = endpoints.map((e) => listsThrough(e.path, listed));
+  const creatable = new Set(creates.filter((c): c is string => c !== undefined));
+  const compoundList = [...compounds];
   return {
     endpoints,
     postings,
@@ -603,8 +605,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     ),
     collectionOf,
     creates,
-    creatable: new Set(creates.filter((c): c is string => c !== undefined)),
-    postWords: postWords(endpoints, creates, stems),
+    creatable,
+    postWords: postWords(endpoints, creatable, stems),
     collectionStems: new Set(listed.values()),
     collectionAliases: collectionAliases(endpoints, listed, stems),
     collectionParents: collectionParents(listed, stems),
@@ -642,8 +644,8 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
       const words = identifierWords(e.name);
       return e.method === "DELETE" && words.length > 1 ? stem(words[0]!, stems) : undefined;
     }),
-    compounds: [...compounds],
-    compoundsByEnd: compoundsByEnd([...compounds]),
+    compounds: compoundList,
+    compoundsByEnd: compoundsByEnd(compoundList),
     lastSegmentStems,
     parameterStems,
     enumSpans: enumSpans(endpoints, terms, postings),
@@ -890,13 +892,9 @@ export function tieOrderOf(endpoints: readonly { path: string }[]): Int32Array {
   return order;
 }
 
-/** The stems of the words of the POSTs' paths and `type` values, and of what they create (SearchIndex.postWords). */
-function postWords(
-  endpoints: readonly Endpoint[],
-  creates: readonly (string | undefined)[],
-  stems: StemMemo,
-): Set<string> {
-  const out = new Set(creates.filter((c): c is string => c !== undefined));
+/** The stems of the words of the POSTs' paths and `type` values, and what they create (SearchIndex.postWords). */
+function postWords(endpoints: readonly Endpoint[], creatable: ReadonlySet<string>, stems: StemMemo): Set<string> {
+  const out = new Set(creatable);
   for (const e of endpoints) {
     if (e.method !== "POST") continue;
     const kinds = (e.parameters.type?.enum ?? []).filter((v): v is string => typeof v === "string");
