@@ -41,6 +41,8 @@ export interface CatalogProvider {
   docs?(): DocsStatus;
   /** Waits a little for docs still loading (a search that needs them calls it). */
   docsReady?(): Promise<void>;
+  /** Waits for docs still loading, at most the grace per load (a search after the first calls it). */
+  docsAwaited?(): Promise<void>;
 }
 
 export const VIEWER_PATH = "/pve-docs/api-viewer/apidoc.js";
@@ -76,7 +78,7 @@ export interface CatalogLoaderOptions {
   publicDocsUrl?: string;
   /** The size cap of one docs page (default 4 MiB). */
   docsMaxBytes?: number;
-  /** How long a search naming a CLI tool waits for docs still loading (default 1500 ms). */
+  /** How long a search naming a CLI tool waits for docs still loading, and the searches after the first for one load (default 1500 ms). */
   docsGraceMs?: number;
   /** After a failed docs load, how long before the next try (default 60 s). */
   docsRetryAfterMs?: number;
@@ -99,9 +101,10 @@ interface Flight {
 
 const LOAD_TIMEOUT_CAP_MS = 60_000;
 /**
- * The docs are fetched alongside the schema and never hold up an answer, except that a search
- * naming one of the CLI tools they describe waits at most this long for them (as long as the
- * advice waits for a catalog); after that it answers from the schema alone and says so.
+ * The docs are fetched alongside the schema and never hold up the first answer. A search naming
+ * one of the CLI tools they describe waits at most this long for them (as long as the advice
+ * waits for a catalog), and the searches after the first wait this long in all for one load;
+ * after that they answer from the schema alone and say so.
  */
 const DOCS_GRACE_MS = 1500;
 
@@ -121,6 +124,8 @@ export class CatalogLoader implements CatalogProvider {
   private readonly redact: (text: string) => string;
   private readonly docsLoader: DocsLoader | undefined;
   private attached: DocsBundle | undefined;
+  /** Until when the searches after the first wait for the docs load in flight (docsAwaited). */
+  private docsWait: { load: number; until: number } | undefined;
 
   constructor(private readonly options: CatalogLoaderOptions) {
     this.timeoutMs = options.timeoutMs ?? Math.min(options.connection.timeoutMs, LOAD_TIMEOUT_CAP_MS);
@@ -163,6 +168,20 @@ export class CatalogLoader implements CatalogProvider {
   async docsReady(): Promise<void> {
     if (this.docsLoader?.status().state !== "loading") return;
     await this.docsLoader.settled(this.options.docsGraceMs ?? DOCS_GRACE_MS);
+  }
+
+  /**
+   * Waits for docs still loading, once per load: the first search to ask waits up to the grace,
+   * later ones only for what is left of it. So slow docs cost one search the grace at most, and
+   * docs that are nearly in (the usual case right after the first answer) are used at once.
+   */
+  async docsAwaited(): Promise<void> {
+    const docs = this.docsLoader;
+    if (!docs || docs.status().state !== "loading") return;
+    if (this.docsWait?.load !== docs.loads)
+      this.docsWait = { load: docs.loads, until: Date.now() + (this.options.docsGraceMs ?? DOCS_GRACE_MS) };
+    const left = this.docsWait.until - Date.now();
+    if (left > 0) await docs.settled(left);
   }
 
   /** Adds docs to the catalog once both are in; a later set of docs (pages retried) replaces the earlier. */

@@ -280,7 +280,7 @@ function serveDocsHoldingQm(): () => void {
 }
 
 describe("slow", () => {
-  test("a plain query never waits for docs still loading; a query naming a CLI tool waits for them (up to the grace)", async () => {
+  test("the first search never waits for docs still loading; a query naming a CLI tool waits for them (up to the grace)", async () => {
     const release = serveDocsHoldingQm();
     // A grace far longer than the test's own timeout: only a query that does not wait can answer.
     const l = loader({ docsGraceMs: 600_000 });
@@ -313,6 +313,47 @@ describe("slow", () => {
     const later = await search(l, "qm stop 100");
     expect(later.recognized).toBeDefined();
     expect(later.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
+  });
+
+  test("after the first search, a plain search waits for the docs still loading and answers with them", async () => {
+    const release = serveDocsHoldingQm();
+    const l = loader({ docsGraceMs: 600_000 });
+    const first = await search(l, "pull the plug on a hung VM");
+    expect(first.docs).toBe("still loading; this answer is from the schema alone");
+    const waiting = new Promise<void>((resolve) => {
+      const awaited = l.docsAwaited.bind(l);
+      l.docsAwaited = async () => {
+        resolve();
+        await awaited();
+      };
+    });
+    const later = search(l, "pull the plug on a hung VM");
+    await waiting;
+    release();
+    const answer = await later;
+    expect(answer.docs).toContain("(2 pages;");
+    expect(answer.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
+  });
+
+  test("slow docs cost the searches of one load the grace once: when it has run out, later searches answer at once", async () => {
+    const release = serveDocsHoldingQm();
+    const graceMs = 300;
+    const l = loader({ docsGraceMs: graceMs });
+    await search(l, "pull the plug on a hung VM");
+    const started = performance.now();
+    const second = await search(l, "pull the plug on a hung VM");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(graceMs - 20);
+    expect(second.docs).toBe("still loading; this answer is from the schema alone");
+    // A wait of its own would take the grace again; the third answers well within it.
+    const third = await Promise.race([
+      search(l, "pull the plug on a hung VM"),
+      Bun.sleep(graceMs - 50).then(() => "still waiting" as const),
+    ]);
+    expect(third).not.toBe("still waiting");
+    expect(third !== "still waiting" && third.docs).toBe("still loading; this answer is from the schema alone");
+    release();
+    await l.docsSettled();
+    expect((await search(l, "pull the plug on a hung VM")).docs).toContain("(2 pages;");
   });
 
   test("a page that never answers times out; the load ends and the rest is used", async () => {
