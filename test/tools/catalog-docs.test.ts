@@ -267,6 +267,17 @@ describe("refused", () => {
   });
 });
 
+/** Resolves when the loader's waiting method is next called; the call itself goes on. */
+function nextCall(l: CatalogLoader, method: "docsReady" | "docsAwaited"): Promise<void> {
+  return new Promise((resolve) => {
+    const original = l[method].bind(l);
+    l[method] = async () => {
+      resolve();
+      await original();
+    };
+  });
+}
+
 /** Serves the docs with qm.1.html held back until the returned function is called. */
 function serveDocsHoldingQm(): () => void {
   cluster.serveDocs(docsDir);
@@ -288,13 +299,7 @@ describe("slow", () => {
     expect(plain.docs).toBe("still loading; this answer is from the schema alone");
     expect(plain.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
     // The CLI query asks to wait: the pages are released only once it does.
-    const waiting = new Promise<void>((resolve) => {
-      const ready = l.docsReady.bind(l);
-      l.docsReady = async () => {
-        resolve();
-        await ready();
-      };
-    });
+    const waiting = nextCall(l, "docsReady");
     const cli = search(l, "qm stop 100");
     await waiting;
     release();
@@ -320,13 +325,7 @@ describe("slow", () => {
     const l = loader({ docsGraceMs: 600_000 });
     const first = await search(l, "pull the plug on a hung VM");
     expect(first.docs).toBe("still loading; this answer is from the schema alone");
-    const waiting = new Promise<void>((resolve) => {
-      const awaited = l.docsAwaited.bind(l);
-      l.docsAwaited = async () => {
-        resolve();
-        await awaited();
-      };
-    });
+    const waiting = nextCall(l, "docsAwaited");
     const later = search(l, "pull the plug on a hung VM");
     await waiting;
     release();
