@@ -151,12 +151,21 @@ export class DocsLoader {
     }
   }
 
-  /** Resolves when the load in flight (if any) settles, or after `ms`, whichever is first. */
-  async settled(ms = Infinity): Promise<void> {
+  /** Resolves when the load in flight (if any) settles, after `ms`, or once `signal` aborts, whichever is first. */
+  async settled(ms = Infinity, signal?: AbortSignal): Promise<void> {
     const flight = this.flight;
-    if (!flight) return;
-    if (ms === Infinity) return flight;
-    await within(flight, ms);
+    if (!flight || signal?.aborted) return;
+    if (!signal) return ms === Infinity ? flight : void (await within(flight, ms));
+    let stop: () => void = () => undefined;
+    const cancelled = new Promise<void>((resolve) => {
+      stop = resolve;
+      signal.addEventListener("abort", stop, { once: true });
+    });
+    try {
+      await (ms === Infinity ? Promise.race([flight, cancelled]) : within(Promise.race([flight, cancelled]), ms));
+    } finally {
+      signal.removeEventListener("abort", stop);
+    }
   }
 
   /** Whether a load is in flight. */

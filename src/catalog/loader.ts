@@ -39,10 +39,10 @@ export interface CatalogProvider {
   peek(): Catalog | undefined;
   /** Where the second source, the cluster's docs, stands; absent when there is none. */
   docs?(): DocsStatus;
-  /** Waits a little for docs still loading (a search that needs them calls it). */
-  docsReady?(): Promise<void>;
-  /** Waits for docs still loading, at most the grace per load (a search after the first calls it). */
-  docsAwaited?(): Promise<void>;
+  /** Waits a little for docs still loading (a search that needs them calls it), not past the caller's cancellation. */
+  docsReady?(signal?: AbortSignal): Promise<void>;
+  /** Waits for docs still loading, at most the grace per load (a search after the first calls it), not past the caller's cancellation. */
+  docsAwaited?(signal?: AbortSignal): Promise<void>;
 }
 
 export const VIEWER_PATH = "/pve-docs/api-viewer/apidoc.js";
@@ -164,10 +164,10 @@ export class CatalogLoader implements CatalogProvider {
     await this.docsLoader?.settled();
   }
 
-  /** Waits a little (the grace) for docs still loading; returns at once when they are in, off or failed. */
-  async docsReady(): Promise<void> {
+  /** Waits a little (the grace) for docs still loading; returns at once when they are in, off or failed, or the caller gives up. */
+  async docsReady(signal?: AbortSignal): Promise<void> {
     if (this.docsLoader?.status().state !== "loading") return;
-    await this.docsLoader.settled(this.options.docsGraceMs ?? DOCS_GRACE_MS);
+    await this.docsLoader.settled(this.options.docsGraceMs ?? DOCS_GRACE_MS, signal);
   }
 
   /**
@@ -175,13 +175,13 @@ export class CatalogLoader implements CatalogProvider {
    * later ones only for what is left of it. So slow docs cost one search the grace at most, and
    * docs that are nearly in (the usual case right after the first answer) are used at once.
    */
-  async docsAwaited(): Promise<void> {
+  async docsAwaited(signal?: AbortSignal): Promise<void> {
     const docs = this.docsLoader;
     if (!docs || docs.status().state !== "loading") return;
     if (this.docsWait?.load !== docs.loads)
       this.docsWait = { load: docs.loads, until: Date.now() + (this.options.docsGraceMs ?? DOCS_GRACE_MS) };
     const left = this.docsWait.until - Date.now();
-    if (left > 0) await docs.settled(left);
+    if (left > 0) await docs.settled(left, signal);
   }
 
   /** Adds docs to the catalog once both are in; a later set of docs (pages retried) replaces the earlier. */

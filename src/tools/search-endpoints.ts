@@ -76,9 +76,9 @@ export function registerSearchEndpointsTool(server: McpServer, deps: ServerDeps)
         const catalog = await catalogFor(host.catalog, extra.signal);
         if (query !== undefined) {
           // A CLI command is answered from the docs: wait a little for them if they are still loading.
-          if (namesDocsTool(query)) await host.catalog?.docsReady?.();
+          if (namesDocsTool(query)) await host.catalog?.docsReady?.(extra.signal);
           // A later search waits for docs still loading, the grace at most for all searches of one load.
-          else if (!first) await host.catalog?.docsAwaited?.();
+          else if (!first) await host.catalog?.docsAwaited?.(extra.signal);
         }
         const start = offset ?? 0;
         const options = { method, limit: limit ?? 10, offset: start, pathPrefix: prefix };

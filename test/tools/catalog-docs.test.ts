@@ -271,9 +271,9 @@ describe("refused", () => {
 function nextCall(l: CatalogLoader, method: "docsReady" | "docsAwaited"): Promise<void> {
   return new Promise((resolve) => {
     const original = l[method].bind(l);
-    l[method] = async () => {
+    l[method] = async (signal?: AbortSignal) => {
       resolve();
-      await original();
+      await original(signal);
     };
   });
 }
@@ -353,6 +353,20 @@ describe("slow", () => {
     release();
     await l.docsSettled();
     expect((await search(l, "pull the plug on a hung VM")).docs).toContain("(2 pages;");
+  });
+
+  test("a search that is cancelled stops waiting for the docs at once", async () => {
+    const release = serveDocsHoldingQm();
+    const l = loader({ docsGraceMs: 600_000 });
+    await l.get();
+    for (const wait of [l.docsAwaited.bind(l), l.docsReady.bind(l)]) {
+      const cancel = new AbortController();
+      const outcome = Promise.race([wait(cancel.signal).then(() => "stopped"), Bun.sleep(2_000).then(() => "waiting")]);
+      cancel.abort();
+      expect(await outcome).toBe("stopped");
+      expect(l.docs().state).toBe("loading");
+    }
+    release();
   });
 
   test("a page that never answers times out; the load ends and the rest is used", async () => {
