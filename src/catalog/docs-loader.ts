@@ -125,8 +125,6 @@ export class DocsLoader {
   private retry: { plan: DocsPlan; pages: string[] } | undefined;
   private readonly pages: readonly string[];
   private readonly retryAfterMs: number;
-  /** How many loads have started: which one is in flight. */
-  private started = 0;
 
   constructor(private readonly options: DocsLoaderOptions) {
     this.pages = options.pages ?? DOCS_PAGES;
@@ -173,17 +171,11 @@ export class DocsLoader {
     return this.flight !== undefined;
   }
 
-  /** How many loads have started, counting the one in flight. */
-  get loads(): number {
-    return this.started;
-  }
-
   close(): void {
     this.controller.abort();
   }
 
   private track(work: Promise<void>): Promise<void> {
-    this.started++;
     const flight = work
       .catch((error: unknown) => {
         this.options.log.warn(`docs: ${error instanceof Error ? error.message : String(error)}`);

@@ -39,9 +39,7 @@ export interface CatalogProvider {
   peek(): Catalog | undefined;
   /** Where the second source, the cluster's docs, stands; absent when there is none. */
   docs?(): DocsStatus;
-  /** Waits a little for docs still loading (a search that needs them calls it), not past the caller's cancellation. */
-  docsReady?(signal?: AbortSignal): Promise<void>;
-  /** Waits for docs still loading, at most the grace per load (a search after the first calls it), not past the caller's cancellation. */
+  /** Waits for the docs' first load, the grace at most in all for every search, not past the caller's cancellation. */
   docsAwaited?(signal?: AbortSignal): Promise<void>;
 }
 
@@ -78,7 +76,7 @@ export interface CatalogLoaderOptions {
   publicDocsUrl?: string;
   /** The size cap of one docs page (default 4 MiB). */
   docsMaxBytes?: number;
-  /** How long a search naming a CLI tool waits for docs still loading, and the searches after the first for one load (default 1500 ms). */
+  /** How long searches wait in all for the docs' first load (default 1500 ms). */
   docsGraceMs?: number;
   /** After a failed docs load, how long before the next try (default 60 s). */
   docsRetryAfterMs?: number;
@@ -101,10 +99,10 @@ interface Flight {
 
 const LOAD_TIMEOUT_CAP_MS = 60_000;
 /**
- * The docs are fetched alongside the schema and never hold up the first answer. A search naming
- * one of the CLI tools they describe waits at most this long for them (as long as the advice
- * waits for a catalog), and the searches after the first wait this long in all for one load;
- * after that they answer from the schema alone and say so.
+ * The docs are fetched alongside the schema and never hold up the search that loads the catalog,
+ * unless it names one of the CLI tools they describe. Searches wait at most this long in all for
+ * the docs' first load (as long as the advice waits for a catalog); after that they answer from
+ * the schema alone and say so.
  */
 const DOCS_GRACE_MS = 1500;
 
@@ -124,8 +122,8 @@ export class CatalogLoader implements CatalogProvider {
   private readonly redact: (text: string) => string;
   private readonly docsLoader: DocsLoader | undefined;
   private attached: DocsBundle | undefined;
-  /** Until when the searches after the first wait for the docs load in flight (docsAwaited). */
-  private docsWait: { load: number; until: number } | undefined;
+  /** Until when searches wait for the docs' first load (docsAwaited), on performance.now()'s clock. */
+  private docsWaitUntil: number | undefined;
 
   constructor(private readonly options: CatalogLoaderOptions) {
     this.timeoutMs = options.timeoutMs ?? Math.min(options.connection.timeoutMs, LOAD_TIMEOUT_CAP_MS);
@@ -164,23 +162,19 @@ export class CatalogLoader implements CatalogProvider {
     await this.docsLoader?.settled();
   }
 
-  /** Waits a little (the grace) for docs still loading; returns at once when they are in, off or failed, or the caller gives up. */
-  async docsReady(signal?: AbortSignal): Promise<void> {
-    if (this.docsLoader?.status().state !== "loading") return;
-    await this.docsLoader.settled(this.options.docsGraceMs ?? DOCS_GRACE_MS, signal);
-  }
-
   /**
-   * Waits for docs still loading, once per load: the first search to ask waits up to the grace,
-   * later ones only for what is left of it. So slow docs cost one search the grace at most, and
-   * docs that are nearly in (the usual case right after the first answer) are used at once.
+   * Waits for the docs' first load, the grace at most in all: the first search to ask waits up to
+   * the grace, later ones only for what is left of it, and none waits past its caller's
+   * cancellation. So slow docs cost the grace once, and docs that are nearly in (the usual case
+   * right after the first answer) are used at once. A load after a failed one, and pages fetched
+   * again after a load landed, are never waited for.
    */
   async docsAwaited(signal?: AbortSignal): Promise<void> {
     const docs = this.docsLoader;
-    if (!docs || docs.status().state !== "loading") return;
-    if (this.docsWait?.load !== docs.loads)
-      this.docsWait = { load: docs.loads, until: Date.now() + (this.options.docsGraceMs ?? DOCS_GRACE_MS) };
-    const left = this.docsWait.until - Date.now();
+    const status = docs?.status();
+    if (!docs || status?.state !== "loading" || status.attempts?.length) return;
+    this.docsWaitUntil ??= performance.now() + (this.options.docsGraceMs ?? DOCS_GRACE_MS);
+    const left = this.docsWaitUntil - performance.now();
     if (left > 0) await docs.settled(left, signal);
   }
 

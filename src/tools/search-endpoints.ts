@@ -71,15 +71,12 @@ export function registerSearchEndpointsTool(server: McpServer, deps: ServerDeps)
         return failureResult(new LocalRefusal("invalid_arguments", "Give a query, a path_prefix, or both."), redact);
       }
       try {
-        // The search that loads the catalog never waits for the docs (issue 11: the first answer is not held up).
+        // The search that loads the catalog does not wait for the docs (issue 11: the first answer is
+        // not held up) unless it names a CLI tool, which the docs answer; later ones do. The grace
+        // is spent once for all of them.
         const first = host.catalog?.peek() === undefined;
         const catalog = await catalogFor(host.catalog, extra.signal);
-        if (query !== undefined) {
-          // A CLI command is answered from the docs: wait a little for them if they are still loading.
-          if (namesDocsTool(query)) await host.catalog?.docsReady?.(extra.signal);
-          // A later search waits for docs still loading, the grace at most for all searches of one load.
-          else if (!first) await host.catalog?.docsAwaited?.(extra.signal);
-        }
+        if (query !== undefined && (!first || namesDocsTool(query))) await host.catalog?.docsAwaited?.(extra.signal);
         const start = offset ?? 0;
         const options = { method, limit: limit ?? 10, offset: start, pathPrefix: prefix };
         const page = query === undefined ? catalog.browse(prefix!, options) : catalog.search(query, options);

@@ -267,11 +267,11 @@ describe("refused", () => {
   });
 });
 
-/** Resolves when the loader's waiting method is next called; the call itself goes on. */
-function nextCall(l: CatalogLoader, method: "docsReady" | "docsAwaited"): Promise<void> {
+/** Resolves when the loader's wait for the docs is next called; the call itself goes on. */
+function nextWait(l: CatalogLoader): Promise<void> {
   return new Promise((resolve) => {
-    const original = l[method].bind(l);
-    l[method] = async (signal?: AbortSignal) => {
+    const original = l.docsAwaited.bind(l);
+    l.docsAwaited = async (signal?: AbortSignal) => {
       resolve();
       await original(signal);
     };
@@ -299,7 +299,7 @@ describe("slow", () => {
     expect(plain.docs).toBe("still loading; this answer is from the schema alone");
     expect(plain.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
     // The CLI query asks to wait: the pages are released only once it does.
-    const waiting = nextCall(l, "docsReady");
+    const waiting = nextWait(l);
     const cli = search(l, "qm stop 100");
     await waiting;
     release();
@@ -325,7 +325,7 @@ describe("slow", () => {
     const l = loader({ docsGraceMs: 600_000 });
     const first = await search(l, "pull the plug on a hung VM");
     expect(first.docs).toBe("still loading; this answer is from the schema alone");
-    const waiting = nextCall(l, "docsAwaited");
+    const waiting = nextWait(l);
     const later = search(l, "pull the plug on a hung VM");
     await waiting;
     release();
@@ -334,7 +334,7 @@ describe("slow", () => {
     expect(answer.results[0]).toMatchObject({ method: "POST", path: "/nodes/{node}/qemu/{vmid}/status/stop" });
   });
 
-  test("slow docs cost the searches of one load the grace once: when it has run out, later searches answer at once", async () => {
+  test("slow docs cost the searches the grace once: when it has run out, later searches answer at once", async () => {
     const release = serveDocsHoldingQm();
     const graceMs = 300;
     const l = loader({ docsGraceMs: graceMs });
@@ -350,22 +350,52 @@ describe("slow", () => {
     ]);
     expect(third).not.toBe("still waiting");
     expect(third !== "still waiting" && third.docs).toBe("still loading; this answer is from the schema alone");
+    // Nor does a query naming a CLI tool wait again.
+    const cli = await Promise.race([
+      search(l, "qm stop 100"),
+      Bun.sleep(graceMs - 50).then(() => "still waiting" as const),
+    ]);
+    expect(cli !== "still waiting" && cli.docs).toBe("still loading; this answer is from the schema alone");
     release();
     await l.docsSettled();
     expect((await search(l, "pull the plug on a hung VM")).docs).toContain("(2 pages;");
   });
 
-  test("a search that is cancelled stops waiting for the docs at once", async () => {
+  test("a search cancelled while it waits for the docs stops waiting", async () => {
     const release = serveDocsHoldingQm();
     const l = loader({ docsGraceMs: 600_000 });
-    await l.get();
-    for (const wait of [l.docsAwaited.bind(l), l.docsReady.bind(l)]) {
-      const cancel = new AbortController();
-      const outcome = Promise.race([wait(cancel.signal).then(() => "stopped"), Bun.sleep(2_000).then(() => "waiting")]);
-      cancel.abort();
-      expect(await outcome).toBe("stopped");
-      expect(l.docs().state).toBe("loading");
-    }
+    await search(l, "pull the plug on a hung VM");
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const waiting = new Promise<void>((resolve) => {
+      const awaited = l.docsAwaited.bind(l);
+      l.docsAwaited = async (signal?: AbortSignal) => {
+        resolve();
+        await awaited(signal);
+        stop();
+      };
+    });
+    const cancel = new AbortController();
+    const call = harness!
+      .call("proxmox_search_endpoints", { query: "pull the plug on a hung VM" }, { signal: cancel.signal })
+      .catch(() => "cancelled");
+    await waiting;
+    cancel.abort();
+    expect(await call).toBe("cancelled");
+    const outcome = await Promise.race([stopped.then(() => "stopped"), Bun.sleep(2_000).then(() => "waiting")]);
+    expect(outcome).toBe("stopped");
+    expect(l.docs().state).toBe("loading");
+    release();
+  });
+
+  test("a docs load after a failed one is never waited for", async () => {
+    const l = loader({ docsGraceMs: 600_000 });
+    await loaded(l);
+    expect(l.docs().state).toBe("unavailable");
+    const release = serveDocsHoldingQm();
+    const answer = await search(l, "pull the plug on a hung VM");
+    expect(answer.docs).toContain("the docs are tried again later");
+    expect(l.docs().state).toBe("loading");
     release();
   });
 
