@@ -7,7 +7,7 @@ import type { Logger } from "../log.ts";
 import { parseDocsPage } from "./docs-html.ts";
 import { attemptsText, type Attempt, type CatalogSource, type DocsPage } from "./model.ts";
 import { fetchCapped, readCappedFile, SourceFailure, type FetchOptions } from "./source.ts";
-import { within } from "../http/deadline.ts";
+import { withDeadline } from "../http/deadline.ts";
 import type { Dispatcher } from "../http/undici.ts";
 
 /**
@@ -149,20 +149,21 @@ export class DocsLoader {
     }
   }
 
-  /** Resolves when the load in flight (if any) settles, after `ms`, or once `signal` aborts, whichever is first. */
+  /**
+   * Resolves when the load in flight (if any) settles; given `ms`, also once they pass or
+   * `signal` aborts, whichever is first.
+   */
   async settled(ms = Infinity, signal?: AbortSignal): Promise<void> {
     const flight = this.flight;
-    if (!flight || signal?.aborted) return;
-    if (!signal) return ms === Infinity ? flight : void (await within(flight, ms));
-    let stop: () => void = () => undefined;
-    const cancelled = new Promise<void>((resolve) => {
-      stop = resolve;
-      signal.addEventListener("abort", stop, { once: true });
-    });
+    if (!flight) return;
+    if (ms === Infinity) return flight;
+    const deadline = withDeadline(signal, ms);
     try {
-      await (ms === Infinity ? Promise.race([flight, cancelled]) : within(Promise.race([flight, cancelled]), ms));
+      if (deadline.signal.aborted) return;
+      const over = new Promise<void>((resolve) => deadline.signal.addEventListener("abort", () => resolve()));
+      await Promise.race([flight, over]);
     } finally {
-      signal.removeEventListener("abort", stop);
+      deadline.done();
     }
   }
 
