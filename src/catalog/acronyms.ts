@@ -96,6 +96,12 @@ function describedNames(endpoints: readonly Endpoint[], visit: (name: string, de
   }
 }
 
+/** A description's words, and their first letters run together. */
+interface Described {
+  words: string[];
+  initials: string;
+}
+
 /**
  * Short names of the schema that their own description spells out: an acronym whose letters
  * start a run of content words ("mp": "Use volume as container mount point"), or an
@@ -105,15 +111,17 @@ function describedNames(endpoints: readonly Endpoint[], visit: (name: string, de
 export function schemaAcronyms(endpoints: readonly Endpoint[]): Acronym[] {
   const used = new Set<string>();
   // The same descriptions recur on hundreds of parameters: each is read once, each name checked once against it.
-  const wordsOf = new Map<string, string[]>();
-  const described = new Map<string, string[]>();
+  const wordsOf = new Map<string, Described>();
+  const described = new Map<string, Described>();
   describedNames(endpoints, (name, description) => {
-    let ws = wordsOf.get(description);
-    if (!ws) {
-      wordsOf.set(description, (ws = words(description)));
+    let text = wordsOf.get(description);
+    if (!text) {
+      const ws = words(description);
+      // One letter per word: where an acronym's letters start a run of words, it stands here too.
+      wordsOf.set(description, (text = { words: ws, initials: ws.map((w) => w[0]).join("") }));
       for (const w of ws) used.add(w);
     }
-    described.set(`${name}\n${description}`, ws);
+    described.set(`${name}\n${description}`, text);
   });
   const out = new Map<string, Set<string>>();
   const add = (short: string, long: string) => {
@@ -121,17 +129,18 @@ export function schemaAcronyms(endpoints: readonly Endpoint[]): Acronym[] {
     set.add(long);
     out.set(short, set);
   };
-  for (const [key, ws] of described) {
+  for (const [key, { words: ws, initials }] of described) {
     const name = key.slice(0, key.indexOf("\n"));
-    const short = identifierWords(name).join("");
+    const parts = identifierWords(name);
+    const short = parts.join("");
     if (/^[a-z]{2,5}$/.test(short)) {
-      for (let i = 0; i + short.length <= ws.length; i++) {
+      for (let i = initials.indexOf(short); i >= 0; i = initials.indexOf(short, i + 1)) {
         const run = ws.slice(i, i + short.length);
         if (run.some((w) => STOPWORDS.has(w) || w.length < 2)) continue;
-        if (run.map((w) => w[0]).join("") === short && run.join("") !== short) add(short, run.join(" "));
+        if (run.join("") !== short) add(short, run.join(" "));
       }
     }
-    for (const part of identifierWords(name)) {
+    for (const part of parts) {
       if (part.length < 3 || used.has(part) || STOPWORDS.has(part)) continue;
       for (const w of ws) if (w.length >= part.length + 2 && w.startsWith(part)) add(part, w);
     }

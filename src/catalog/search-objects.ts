@@ -385,10 +385,12 @@ export function listsAskedOf(raw: readonly string[], index: SearchIndex, isName:
   raw.forEach((w, i) => {
     const all = ALL_WORDS.has(raw[i - 1] ?? "") || ALL_WORDS.has(raw[i - 2] ?? "");
     // "the IP sets", "every IP set": a collection's run-together noun, typed apart.
-    const joined = stem(w + (raw[i + 1] ?? ""), index.stems);
-    if (i + 1 < raw.length && index.collectionStems.has(joined) && (all || /[^s]s$/.test(raw[i + 1]!))) {
-      lists.add(joined);
-      return;
+    if (i + 1 < raw.length && (all || /[^s]s$/.test(raw[i + 1]!))) {
+      const joined = stem(w + raw[i + 1]!, index.stems);
+      if (index.collectionStems.has(joined)) {
+        lists.add(joined);
+        return;
+      }
     }
     const s = stem(w, index.stems);
     if (!index.collectionStems.has(s)) return;

@@ -214,19 +214,34 @@ export const FACTOR = {
 
 /**
  * No product of the factors exceeds this: the largest of the method's factors (one of them
- * applies at most), times the one other factor above 1. Ranking scores in full only the
- * endpoints this bound lets reach the page (search.ts); a new factor above 1 belongs here.
+ * applies at most), times the one other factor above 1.
  */
 export const FACTOR_CEILING: number =
   Math.max(FACTOR.statedMethod, FACTOR.assumedMethod, FACTOR.otherWrite) * FACTOR.unknownAction;
 
 const WRITES = new Set(["POST", "PUT"]);
 
+/** The factor an endpoint's method gets for the query's: at most one of the three applies. */
+function methodFactor(method: string, q: QueryFacts): number {
+  if (q.method && method === q.method) return q.methodStated ? FACTOR.statedMethod : FACTOR.assumedMethod;
+  if (q.methodStated && WRITES.has(q.method!) && WRITES.has(method)) return FACTOR.otherWrite;
+  return 1;
+}
+
+/**
+ * What the product of the factors is at most for an endpoint of `method`: its method's factor
+ * times an unknown action's, the only factors above 1 (FACTOR_CEILING is the largest over the
+ * methods). Ranking scores in full only the endpoints this bound lets reach the page
+ * (search.ts); a new factor above 1 belongs here.
+ */
+export function factorCeiling(method: string, q: QueryFacts): number {
+  return methodFactor(method, q) * (q.acts && method !== "GET" ? FACTOR.unknownAction : 1);
+}
+
 /** The product of every factor that applies. */
 export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   let f = 1;
-  if (q.method && e.method === q.method) f *= q.methodStated ? FACTOR.statedMethod : FACTOR.assumedMethod;
-  else if (q.methodStated && WRITES.has(q.method!) && WRITES.has(e.method)) f *= FACTOR.otherWrite;
+  f *= methodFactor(e.method, q);
   // "list the guest agent commands of VM 412": the command index is asked for.
   if (e.navigation && !(e.indexes !== undefined && q.plurals?.has(e.indexes))) f *= FACTOR.navigation;
   // "which IP addresses does the guest agent report": the agent's command, not its index.

@@ -321,14 +321,15 @@ export function tokenize(
     (chunk, k) =>
       nameAfterCollection(index, chunks[k - 1], chunk) && !beforeNoun(index, chunks[k - 1], chunk, chunks[k + 1]),
   );
-  const baseOf = (chunk: string, k: number) =>
+  const bases = chunks.map((chunk, k) =>
     /^(called|named)$/i.test(chunks[k - 1] ?? "") || names[k]
       ? NAME_WEIGHT
       : describedPath(index, query, chunk) || alternatives(index, chunk)
         ? 1
-        : chunkWeight(chunk);
+        : chunkWeight(chunk),
+  );
   chunks.forEach((chunk, k) => {
-    if (!isValue(chunk, baseOf(chunk, k))) return;
+    if (!isValue(chunk, bases[k]!)) return;
     // "a group called web": the kind is the word before "called"/"named".
     const before = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? chunks[k - 2] : chunks[k - 1];
     for (const near of [before, chunks[k + 1]]) {
@@ -343,7 +344,7 @@ export function tokenize(
     // whatever the API calls that key (poolid, snapname, name), so it is no word to match.
     if (introducesName(chunks, k)) return;
     // "a snapshot called test", "security group webservers": a name.
-    const base = baseOf(chunk, k);
+    const base = bases[k]!;
     if (isValue(chunk, base)) namesValue = true;
     const chunkWords = words(chunk);
     // "local-lvm" is a name, "cloud-init" a word of the API.

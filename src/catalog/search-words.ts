@@ -33,6 +33,7 @@ export const VERB_WEIGHT = 0.5;
 const PRESENTING_VERBS = ["show", "shown", "display", "view", "see", "seen", "print"];
 /** Verbs that only present what is asked for (unlike "check" or "verify", which say what is done with it). */
 const DISPLAY_VERBS = new Set([...PRESENTING_VERBS, "get", "read", "fetch"]);
+const PRESENTING_STEMS: ReadonlySet<string> = new Set(PRESENTING_VERBS.map((verb) => stem(verb)));
 
 /**
  * Whether a word is a form of a verb that only presents ("shows", "showing"; not "fetch" or "get",
@@ -41,7 +42,7 @@ const DISPLAY_VERBS = new Set([...PRESENTING_VERBS, "get", "read", "fetch"]);
  */
 export function presentsOnly(word: string, stemOf: (word: string) => string, named: (s: string) => boolean): boolean {
   const s = stemOf(word);
-  return PRESENTING_VERBS.some((verb) => stemOf(verb) === s) && !named(s);
+  return PRESENTING_STEMS.has(s) && !named(s);
 }
 
 /** How many content words on each side of a negation or particle may complete its phrase ("not yet backed up"). */

@@ -6,7 +6,7 @@ import { PATH_KINDS, valueTerm } from "./search-values.ts";
 import { diversify, itemSpokenOf, listsBetter, TWINS_REORDERED, typedTerms, unitsMissed } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import type { PostingList } from "./search-terms.ts";
-import { FACTOR_CEILING, scoreFactor, type EndpointFacts } from "./search-score.ts";
+import { factorCeiling, scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
 import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
 
@@ -107,14 +107,14 @@ function paramLift(
       const list = docs.postings.get(term);
       if (!list) continue;
       const idf = Math.min(idfOf(index.postings.get(term)?.ids.length ?? 1), cap);
+      const typed = canName && (concept.primaries.has(term) || (concept.leadStems?.has(term) ?? false));
       for (let k = 0; k < list.ids.length; k++) {
         const doc = list.ids[k]!;
         const w = list.weights[k]!;
         if (best[doc] === 0) touched.push(doc);
         best[doc] = Math.max(best[doc]!, termWeight * idf * w);
         // The parameter must say something the endpoint's own name does not ("force-stop" of stopall is no intent).
-        const typed = concept.primaries.has(term) || (concept.leadStems?.has(term) ?? false);
-        if (canName && w >= PARAM_NAMED && typed && !names(docs.endpointOf[doc]!, term)) named[doc] = 1;
+        if (typed && w >= PARAM_NAMED && named[doc] === 0 && !names(docs.endpointOf[doc]!, term)) named[doc] = 1;
       }
     }
     for (const doc of touched) {
@@ -387,6 +387,12 @@ export function runSearch(
   // Each endpoint found, with what its score is at most (every factor above 1 applying at once),
   // so that only those that may reach the page are scored in full: most endpoints a query
   // touches share a word or two with it and rank far below.
+  const ceilings = new Map<string, number>();
+  const ceilingOf = (method: string) => {
+    let ceiling = ceilings.get(method);
+    if (ceiling === undefined) ceilings.set(method, (ceiling = factorCeiling(method, analysis)));
+    return ceiling;
+  };
   const candidates: Candidate[] = [];
   for (let id = 0; id < n; id++) {
     const place = pinned.indexOf(id);
@@ -404,7 +410,7 @@ export function runSearch(
     const bound =
       place >= 0
         ? Infinity
-        : (ofObject ? PINNED * OBJECT_TIER : 0) + (inHome ? HOME_FACTOR : 1) * (base * FACTOR_CEILING);
+        : (ofObject ? PINNED * OBJECT_TIER : 0) + (inHome ? HOME_FACTOR : 1) * (base * ceilingOf(e.method));
     candidates.push({ id, base, place, inHome, ofObject, bound });
   }
   const scored = (candidate: Candidate): Ranked => {

@@ -34,20 +34,33 @@ export function successorsNamed(description: string | null | undefined): Success
   return last.split("/").map((alternative) => ({ words: [...said, alternative].map((w) => w.toLowerCase()) }));
 }
 
-/** The collections a successor's words name: the last word is the path's last segment, the others earlier ones ("HA rules": /cluster/ha/rules). */
-function collectionsNamed(said: readonly string[], paths: readonly string[]): string[] {
-  const stems = said.filter((w) => !STOPWORDS.has(w)).map((w) => stem(w));
-  return paths.filter((path) => {
+/** A collection's path as a successor's words name it: its last segment's stems, and those of the segments before. */
+interface CollectionWords {
+  path: string;
+  last: string;
+  earlier: ReadonlySet<string>;
+}
+
+function collectionWords(paths: readonly string[]): CollectionWords[] {
+  const out: CollectionWords[] = [];
+  for (const path of paths) {
     const literals = path.split("/").filter((s) => s && !s.startsWith("{"));
-    if (path.endsWith("}") || literals.length === 0) return false;
-    const last = literals[literals.length - 1]!;
+    if (path.endsWith("}") || literals.length === 0) continue;
+    const last = words(literals[literals.length - 1]!)
+      .map((w) => stem(w))
+      .join(" ");
     const earlier = new Set(literals.slice(0, -1).flatMap((s) => words(s).map((w) => stem(w))));
-    return (
-      words(last)
-        .map((w) => stem(w))
-        .join(" ") === stems[stems.length - 1] && stems.slice(0, -1).every((s) => earlier.has(s))
-    );
-  });
+    out.push({ path, last, earlier });
+  }
+  return out;
+}
+
+/** The collections a successor's words name: the last word is the path's last segment, the others earlier ones ("HA rules": /cluster/ha/rules). */
+function collectionsNamed(said: readonly string[], collections: readonly CollectionWords[]): string[] {
+  const stems = said.filter((w) => !STOPWORDS.has(w)).map((w) => stem(w));
+  return collections
+    .filter((c) => c.last === stems[stems.length - 1] && stems.slice(0, -1).every((s) => c.earlier.has(s)))
+    .map((c) => c.path);
 }
 
 /** Which endpoint of a successor's path takes over from an endpoint of `method`: the same method there, else on its items. */
@@ -79,34 +92,45 @@ export function successorTexts(endpoints: readonly Endpoint[]): string[][] {
     if (endsInPlaceholder(path) && !itemOf.has(collectionPath(path))) itemOf.set(collectionPath(path), path);
   }
   const out: string[][] = endpoints.map(() => []);
+  // Many retired parameters name the same successor ("HA rules" for each of the HA groups' settings).
+  const namedBy = new Map<string, string[]>();
+  let collections: CollectionWords[] | undefined;
+  const named = (said: readonly string[]) => {
+    const key = said.join(" ");
+    let found = namedBy.get(key);
+    if (!found) namedBy.set(key, (found = collectionsNamed(said, (collections ??= collectionWords(paths)))));
+    return found;
+  };
   const add = (list: string[], items: readonly string[]) => {
     for (const item of items) if (item && !list.includes(item)) list.push(item);
   };
   // What the heir takes itself it says itself: a retired endpoint's parameters of the same name
   // ("nodes" of HA groups and rules, "vms" of the two pool updates) hand nothing on.
-  const hand = (from: Endpoint, successors: readonly Successor[], given: readonly Given[]) => {
+  // `given` is called only for a retired text: almost none are, and their words cost a split each.
+  const hand = (from: Endpoint, successors: readonly Successor[], given: () => readonly Given[]) => {
+    if (successors.length === 0) return;
+    const retired = given();
     for (const s of successors) {
-      const targets = "path" in s ? [s.path] : collectionsNamed(s.words, paths);
+      const targets = "path" in s ? [s.path] : named(s.words);
       for (const target of targets) {
         const id = heir(from.method, target, byKey, itemOf);
         if (id === undefined) continue;
-        for (const { name, texts } of given) if (!Object.hasOwn(endpoints[id]!.parameters, name)) add(out[id]!, texts);
+        for (const { name, texts } of retired)
+          if (!Object.hasOwn(endpoints[id]!.parameters, name)) add(out[id]!, texts);
       }
     }
   };
   for (const e of endpoints) {
     const inPath = new Set(placeholders(e.path));
     const own = Object.entries(e.parameters).filter(([name]) => !inPath.has(name));
-    hand(
-      e,
-      successorsNamed(e.description),
+    hand(e, successorsNamed(e.description), () =>
       own.map(([name, p]) => ({ name, texts: [withoutNote(p.description)] })),
     );
     for (const [name, p] of own) {
-      const values = (p.enum ?? []).filter((v): v is string => typeof v === "string");
-      hand(e, successorsNamed(p.description), [
-        { name, texts: [withoutNote(p.description), ...values, withoutNote(e.description)] },
-      ]);
+      hand(e, successorsNamed(p.description), () => {
+        const values = (p.enum ?? []).filter((v): v is string => typeof v === "string");
+        return [{ name, texts: [withoutNote(p.description), ...values, withoutNote(e.description)] }];
+      });
     }
   }
   return out;

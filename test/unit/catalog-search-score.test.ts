@@ -21,6 +21,7 @@ import {
 import {
   FACTOR,
   FACTOR_CEILING,
+  factorCeiling,
   scoreFactor,
   type EndpointFacts,
   type QueryFacts,
@@ -330,6 +331,8 @@ describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
 
   test("over 20,000 random endpoints and queries, the product stays at or below the ceiling", () => {
     let highest = 0;
+    let reached = 0;
+    const above: string[] = [];
     for (let k = 0; k < 20_000; k++) {
       const e: EndpointFacts = {
         method: pick(methods),
@@ -385,10 +388,18 @@ describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
         staying: pick([new Set<string>(), stems]),
         nodeByName: bool(),
       };
-      highest = Math.max(highest, scoreFactor(e, q));
+      const f = scoreFactor(e, q);
+      highest = Math.max(highest, f);
+      const ceiling = factorCeiling(e.method, q);
+      if (f > ceiling)
+        above.push(`${e.method} for ${JSON.stringify({ ...q, named: [...q.named] })}: ${f} > ${ceiling}`);
+      if (f === ceiling && ceiling > 1) reached++;
     }
     expect(highest).toBeGreaterThan(1);
     expect(highest).toBeLessThanOrEqual(FACTOR_CEILING);
+    // Each endpoint's own bound holds too, and is met where nothing lowers the product.
+    expect(above).toEqual([]);
+    expect(reached).toBeGreaterThan(0);
   });
 
   test("the only factors above 1 are the method's and an unknown action's: the ceiling counts each", () => {
@@ -398,6 +409,23 @@ describe("FACTOR_CEILING: no endpoint's factors exceed it", () => {
       .sort();
     expect(above).toEqual(["assumedMethod", "otherWrite", "statedMethod", "unknownAction"]);
   });
+
+  test.each([
+    // [endpoint's method, query's method, stated, acts, ceiling]
+    ["GET", "GET", true, false, FACTOR.statedMethod],
+    ["GET", "GET", false, true, FACTOR.assumedMethod],
+    ["GET", "POST", true, true, 1],
+    ["PUT", "POST", true, false, FACTOR.otherWrite],
+    ["PUT", "POST", false, false, 1],
+    ["DELETE", "POST", true, true, FACTOR.unknownAction],
+    ["POST", "POST", true, true, FACTOR.statedMethod * FACTOR.unknownAction],
+    ["POST", undefined, false, false, 1],
+  ] as const)(
+    "factorCeiling: a %s for a query of %s (stated %p, acts %p) is bound by %p",
+    (method, asked, stated, acts, ceiling) => {
+      expect(factorCeiling(method, query({ method: asked, methodStated: stated, acts }))).toBeCloseTo(ceiling, 12);
+    },
+  );
 
   test("a stated method and an unknown action at once reach it: the bound is no looser than it says", () => {
     const f = scoreFactor(endpoint({ method: "POST" }), query({ method: "POST", methodStated: true, acts: true }));
