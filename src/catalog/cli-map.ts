@@ -131,14 +131,32 @@ export function mapCommands(commands: readonly CliCommand[], endpoints: readonly
   // Only endpoints sharing a word with a command's description can match it.
   const byTerm = new Map<string, number[]>();
   forms.forEach((f, id) => {
-    for (const t of f.terms) byTerm.set(t, [...(byTerm.get(t) ?? []), id]);
+    for (const t of f.terms) {
+      const ids = byTerm.get(t);
+      if (ids) ids.push(id);
+      else byTerm.set(t, [id]);
+    }
   });
 
-  const score = (c: CliCommand, form: DescriptionForm, id: number): number => {
+  /** What a command is compared by besides its description: the parameters it names, and its subcommand's words. */
+  interface Said {
+    named: string[];
+    sub: string[];
+    verb: string | undefined;
+  }
+  const saidBy = (c: CliCommand): Said => {
+    const sub = subcommandWords(c);
+    return {
+      named: [...new Set([...c.args, ...c.options])].filter((p) => p !== "node"),
+      sub,
+      verb: sub.map((w) => METHOD_HINTS[w]).find((m) => m !== undefined),
+    };
+  };
+
+  const score = ({ named, sub, verb }: Said, form: DescriptionForm, id: number): number => {
     const e = endpoints[id]!;
     const d = descriptionSimilarity(form, forms[id]!);
     if (d < MIN_DESCRIPTION) return 0;
-    const named = [...new Set([...c.args, ...c.options])].filter((p) => p !== "node");
     let p: number;
     if (named.length === 0) p = params[id]!.size === 0 ? 1 : 0.5;
     else {
@@ -151,40 +169,37 @@ export function mapCommands(commands: readonly CliCommand[], endpoints: readonly
       p = found / total;
     }
     // "qm guest exec" is agent/exec rather than agent: the command's words in the path.
-    const sub = subcommandWords(c);
     const inPath = sub.length ? sub.filter((w) => pathWords[id]!.has(w)).length / sub.length : 0;
-    const verb = sub.map((w) => METHOD_HINTS[w]).find((m) => m !== undefined);
     const agrees = verb === e.method ? 1 : verb && WRITES.has(verb) && WRITES.has(e.method) ? 0.5 : 0;
     return DESCRIPTION_WEIGHT * d + PARAMETER_WEIGHT * p + PATH_WEIGHT * inPath + METHOD_WEIGHT * agrees;
   };
   const ranked = (c: CliCommand): Candidate[] => {
     const form = descriptionForm(c.description, stems);
+    const said = saidBy(c);
     const near = new Set<number>();
     for (const t of form.terms) for (const id of byTerm.get(t) ?? []) near.add(id);
     return [...near]
       .sort((a, b) => a - b)
-      .map((id) => ({ id, score: score(c, form, id) }))
+      .map((id) => ({ id, score: score(said, form, id) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score);
   };
 
   /** The endpoint whose parameters are the command's options, when one clearly is. */
   const byParameters = (c: CliCommand): number | undefined => {
-    const named = [...new Set([...c.args, ...c.options])].filter((p) => p !== "node");
+    const { named, verb } = saidBy(c);
     if (named.length < MIN_SHARED_PARAMETERS) return undefined;
     const total = named.reduce((sum, name) => sum + idf(name), 0);
-    const verb = subcommandWords(c)
-      .map((w) => METHOD_HINTS[w])
-      .find((m) => m !== undefined);
     const form = descriptionForm(c.description, stems);
     const shares = endpoints
       .map((e, id) => {
         const found = named.filter((name) => params[id]!.has(name));
+        // The description is compared only where enough parameters are shared.
         const agrees =
+          found.length >= MIN_SHARED_PARAMETERS &&
           (!verb || verb === e.method || (WRITES.has(verb) && WRITES.has(e.method))) &&
           descriptionSimilarity(form, forms[id]!) >= MIN_RELATED_DESCRIPTION;
-        const share =
-          agrees && found.length >= MIN_SHARED_PARAMETERS ? found.reduce((s, n) => s + idf(n), 0) / total : 0;
+        const share = agrees ? found.reduce((s, n) => s + idf(n), 0) / total : 0;
         return { id, share };
       })
       .filter((x) => x.share > 0)

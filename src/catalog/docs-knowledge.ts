@@ -374,12 +374,14 @@ export function readsLike(
   const wanted = new Map(printed.map((name) => [compactName(name), name] as const));
   let best: { endpoint: number; fields: string[] } | undefined;
   let runnerUp = 0;
+  const names = [...wanted];
   returned.forEach((keys, endpoint) => {
-    const fields = [...wanted].filter(([key]) => keys.has(key)).map(([, name]) => name);
-    if (fields.length > (best?.fields.length ?? 0)) {
+    let count = 0;
+    for (const [key] of names) if (keys.has(key)) count++;
+    if (count > (best?.fields.length ?? 0)) {
       runnerUp = best?.fields.length ?? 0;
-      best = { endpoint, fields };
-    } else runnerUp = Math.max(runnerUp, fields.length);
+      best = { endpoint, fields: names.filter(([key]) => keys.has(key)).map(([, name]) => name) };
+    } else runnerUp = Math.max(runnerUp, count);
   });
   if (!best || best.fields.length < MIN_FIELDS_READ || runnerUp + LEAD_FIELDS_READ > best.fields.length)
     return undefined;
