@@ -99,11 +99,6 @@ export interface DocsLoaderOptions {
   onLoaded?: (bundle: DocsBundle) => void;
   /** Called when a load settles, whatever its outcome. */
   onIdle?: () => void;
-  /**
-   * Awaited before the pages are parsed: the pages are fetched at once, but their parsing waits
-   * until the schema is in, so the docs never slow the first answer down.
-   */
-  parseAfter?: () => Promise<unknown>;
 }
 
 interface PageResult {
@@ -249,7 +244,6 @@ export class DocsLoader {
         const page = pages[next++]!;
         try {
           const text = await plan.read(page, this.controller.signal);
-          await this.options.parseAfter?.();
           const parsed = await parseDocsPage(page, text);
           if (parsed.commands.length === 0 && parsed.examples.length === 0 && parsed.sections.length === 0)
             results.push({ page, failure: new SourceFailure("invalid", "is not a pve-docs page") });

@@ -99,7 +99,7 @@ interface Flight {
 
 const LOAD_TIMEOUT_CAP_MS = 60_000;
 /**
- * The docs are fetched alongside the schema and never hold up the search that loads the catalog,
+ * The docs are fetched once the schema is in and never hold up the search that loads the catalog,
  * unless it names one of the CLI tools they describe. Searches wait at most this long in all for
  * the docs' first load (as long as the advice waits for a catalog); after that they answer from
  * the schema alone and say so.
@@ -148,7 +148,6 @@ export class CatalogLoader implements CatalogProvider {
         ...(options.docsPages ? { pages: options.docsPages } : {}),
         onLoaded: (bundle) => this.attach(bundle),
         onIdle: () => this.settle(),
-        parseAfter: () => this.flight?.promise.catch(() => undefined) ?? Promise.resolve(),
       });
     }
   }
@@ -195,9 +194,11 @@ export class CatalogLoader implements CatalogProvider {
   }
 
   async get(signal?: AbortSignal): Promise<Catalog> {
-    // Docs that failed (or pages that did) are tried again on a later call, in the background.
-    this.docsLoader?.kick();
-    if (this.catalog) return this.catalog;
+    if (this.catalog) {
+      // Docs that failed (or pages that did) are tried again on a later call, in the background.
+      this.docsLoader?.kick();
+      return this.catalog;
+    }
     if (signal?.aborted) throw new CatalogUnavailableError([], true);
     let flight = this.flight;
     if (!flight) {
@@ -209,8 +210,9 @@ export class CatalogLoader implements CatalogProvider {
         (catalog) => {
           this.catalog = catalog;
           landed();
-          const docs = this.docsLoader?.status();
-          if (docs?.state === "loaded") this.attach(docs.bundle);
+          // The docs are fetched once the schema is in: fetched alongside it, they shared its
+          // link and this process, and the schema took about twice as long to come in.
+          this.docsLoader?.kick();
           this.settle();
           return catalog;
         },

@@ -14,6 +14,7 @@ import { sharedTestPki } from "../fake/certs.ts";
 import { FakeProxmox, FAKE_TOKEN_SECRET } from "../fake/pve-fake.ts";
 import { apidata, memoryLogger, MINI_API, VIEWER_CODE } from "../support/catalog.ts";
 import { FIXTURE_DOC_PAGES, FIXTURE_DOCS } from "../support/docs.ts";
+import { waitFor } from "../support/http.ts";
 import { connectHarness, connectionFor, type Harness } from "../support/mcp.ts";
 
 const SCHEMA = apidata(MINI_API) + VIEWER_CODE;
@@ -289,6 +290,43 @@ function serveDocsHoldingQm(): () => void {
   });
   return release;
 }
+
+describe("sharing the link", () => {
+  test("the pages are requested only once the schema is in: they never share its link or this process with it", async () => {
+    cluster.serveDocs(docsDir);
+    const l = loader();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    cluster.file(VIEWER_PATH, async () => {
+      await gate;
+      return { body: SCHEMA, contentType: "application/javascript" };
+    });
+    const got = l.get();
+    await waitFor(() => cluster.requests.some((r) => r.path === VIEWER_PATH), 5_000, "the schema request");
+    // Time enough for pages requested with the schema to arrive; none may.
+    await Bun.sleep(150);
+    expect(docsRequests(cluster)).toEqual([]);
+    release();
+    await got;
+    await l.docsSettled();
+    expect(
+      docsRequests(cluster)
+        .map((r) => r.path.slice(DOCS_PATH.length))
+        .sort(),
+    ).toEqual([...FIXTURE_DOC_PAGES].sort());
+    expect(l.peek()!.docs).toBeDefined();
+  });
+
+  test("a schema that cannot be had starts no docs load: there is nothing to attach them to", async () => {
+    cluster.serveDocs(docsDir);
+    const l = loader();
+    cluster.file(VIEWER_PATH, () => ({ status: 503, body: "busy" }));
+    publicHost.file(VIEWER_PATH, undefined);
+    await expect(l.get()).rejects.toThrow();
+    await l.docsSettled();
+    expect(docsRequests(cluster)).toEqual([]);
+  });
+});
 
 describe("slow", () => {
   test("the first search never waits for docs still loading; a query naming a CLI tool waits for them (up to the grace)", async () => {
