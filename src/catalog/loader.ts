@@ -208,13 +208,17 @@ export class CatalogLoader implements CatalogProvider {
       };
       const promise = this.load(controller.signal).then(
         (catalog) => {
-          this.catalog = catalog;
           landed();
-          // The docs are fetched once the schema is in: fetched alongside it, they shared its
-          // link and this process, and the schema took about twice as long to come in.
-          this.docsLoader?.kick();
+          // A load its callers abandoned may still land after the next one: the first catalog in
+          // stays, so that the docs started for it are attached to the one searched.
+          if (!this.catalog) {
+            this.catalog = catalog;
+            // The docs are fetched once the schema is in: fetched alongside it, they shared its
+            // link and this process, and the schema took about twice as long to come in.
+            this.docsLoader?.kick();
+          }
           this.settle();
-          return catalog;
+          return this.catalog;
         },
         (error: unknown) => {
           landed();

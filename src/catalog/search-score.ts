@@ -212,13 +212,6 @@ export const FACTOR = {
   otherSubsystem: 0.6,
 } as const;
 
-/**
- * No product of the factors exceeds this: the largest of the method's factors (one of them
- * applies at most), times the one other factor above 1.
- */
-export const FACTOR_CEILING: number =
-  Math.max(FACTOR.statedMethod, FACTOR.assumedMethod, FACTOR.otherWrite) * FACTOR.unknownAction;
-
 const WRITES = new Set(["POST", "PUT"]);
 
 /** The factor an endpoint's method gets for the query's: at most one of the three applies. */
@@ -230,9 +223,8 @@ function methodFactor(method: string, q: QueryFacts): number {
 
 /**
  * What the product of the factors is at most for an endpoint of `method`: its method's factor
- * times an unknown action's, the only factors above 1 (FACTOR_CEILING is the largest over the
- * methods). Ranking scores in full only the endpoints this bound lets reach the page
- * (search.ts); a new factor above 1 belongs here.
+ * times an unknown action's, the only factors above 1. Ranking scores in full only the
+ * endpoints this bound lets reach the page (search.ts); a new factor above 1 belongs here.
  */
 export function factorCeiling(method: string, q: QueryFacts): number {
   return methodFactor(method, q) * (q.acts && method !== "GET" ? FACTOR.unknownAction : 1);

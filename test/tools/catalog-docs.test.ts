@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { parseDocsSetting, parseSchemaUrl } from "../../src/catalog/config.ts";
 import { DOCS_PATH } from "../../src/catalog/docs-loader.ts";
+import type { Catalog } from "../../src/catalog/catalog.ts";
 import { CatalogLoader, VIEWER_PATH, type CatalogLoaderOptions } from "../../src/catalog/loader.ts";
 import { createAgent } from "../../src/http/undici.ts";
 import { sharedTestPki } from "../fake/certs.ts";
@@ -71,7 +72,7 @@ const top = (l: CatalogLoader, query: string) =>
     .search(query, { limit: 3 })
     .hits.map((h) => `${h.method} ${h.path}`);
 
-/** Loads the schema, then waits for the docs load that started with it. */
+/** Loads the schema, then waits for the docs load that followed it. */
 async function loaded(l: CatalogLoader) {
   await l.get();
   await l.docsSettled();
@@ -302,9 +303,10 @@ describe("sharing the link", () => {
       return { body: SCHEMA, contentType: "application/javascript" };
     });
     const got = l.get();
+    got.catch(() => undefined);
     await waitFor(() => cluster.requests.some((r) => r.path === VIEWER_PATH), 5_000, "the schema request");
-    // Time enough for pages requested with the schema to arrive; none may.
-    await Bun.sleep(150);
+    // A docs load started with the schema would settle now, its pages served at once; none started.
+    await l.docsSettled();
     expect(docsRequests(cluster)).toEqual([]);
     release();
     await got;
@@ -325,6 +327,43 @@ describe("sharing the link", () => {
     await expect(l.get()).rejects.toThrow();
     await l.docsSettled();
     expect(docsRequests(cluster)).toEqual([]);
+    // Once the schema can be had, the docs follow it.
+    cluster.file(VIEWER_PATH, () => ({ body: SCHEMA, contentType: "application/javascript" }));
+    const catalog = await loaded(l);
+    expect(docsRequests(cluster)).toHaveLength(FIXTURE_DOC_PAGES.length);
+    expect(catalog.docs).toBeDefined();
+  });
+
+  test("a load its callers abandoned that lands after the next one does not replace the catalog the docs went to", async () => {
+    cluster.serveDocs(docsDir);
+    const l = loader();
+    // The first load is held until the test lets it land; every later one is the real load.
+    const loadOf = l as unknown as { load: (signal: AbortSignal) => Promise<Catalog> };
+    const real = loadOf.load.bind(l);
+    let landFirst!: () => void;
+    let firstLanding: Promise<Catalog> | undefined;
+    let loads = 0;
+    loadOf.load = (signal) => {
+      if (++loads > 1) return real(signal);
+      firstLanding = (async () => {
+        const catalog = await real(new AbortController().signal);
+        await new Promise<void>((resolve) => (landFirst = resolve));
+        return catalog;
+      })();
+      return firstLanding;
+    };
+    const cancel = new AbortController();
+    const abandoned = l.get(cancel.signal);
+    await waitFor(() => landFirst !== undefined, 5_000, "the first load to be held");
+    cancel.abort();
+    await expect(abandoned).rejects.toThrow();
+    const searched = await loaded(l);
+    expect(searched.docs).toBeDefined();
+    landFirst();
+    // The loader took the first load's outcome before this test does: its handler came first.
+    await firstLanding;
+    expect(l.peek()).toBe(searched);
+    expect(await l.get()).toBe(searched);
   });
 });
 
