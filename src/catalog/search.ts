@@ -384,9 +384,9 @@ export function runSearch(
   const reversed = new Set(
     analysis.concepts.filter((c) => c.verb).flatMap((c) => [...c.primaries].map((t) => `un${t}`)),
   );
-  // Each endpoint found, with what its score is at most (every factor above 1 applying at once),
-  // so that only those that may reach the page are scored in full: most endpoints a query
-  // touches share a word or two with it and rank far below.
+  // Each endpoint found, with what its score is at most (every factor above 1 its method can get
+  // applying at once), so that only those that may reach the page are scored in full: most
+  // endpoints a query touches share a word or two with it and rank far below.
   const ceilings = new Map<string, number>();
   const ceilingOf = (method: string) => {
     let ceiling = ceilings.get(method);
