@@ -69,9 +69,10 @@ const describe = (e: Endpoint) => `${e.method} ${e.path}`;
  * else does: a command the docs map, pvesh, a path or a tool come first.
  */
 export function recognizeForm(query: string, ctx: FormContext): RecognizedForm | undefined {
-  const form = recognizeNamed(query, ctx);
+  const tokens = typedWords(query);
+  const form = recognizeNamed(query, tokens, ctx);
   if (form?.pinned.length) return form;
-  const lower = typedWords(query).map((t) => withoutPunctuation(t.toLowerCase()));
+  const lower = tokens.map((t) => withoutPunctuation(t.toLowerCase()));
   const call = spelledCall(lower, ctx.placeholderCalls);
   const pinned = call ? ctx.methodsOf(call.template) : [];
   if (!call || !pinned.length) return form;
@@ -100,8 +101,7 @@ function typedWords(query: string): string[] {
 }
 
 /** A CLI command, pvesh call, tool, API path, described file or shell command the query names. */
-function recognizeNamed(query: string, ctx: FormContext): RecognizedForm | undefined {
-  const tokens = typedWords(query);
+function recognizeNamed(query: string, tokens: readonly string[], ctx: FormContext): RecognizedForm | undefined {
   const lower = tokens.map((t) => t.toLowerCase());
   const without = (from: number, count: number) => [...tokens.slice(0, from), ...tokens.slice(from + count)].join(" ");
 
