@@ -2,7 +2,7 @@
 // states the situation, a clause of time or condition, a relative clause describing a noun), what
 // the request keeps from happening or does without, a light verb whose object names the action,
 // and a frame around the request ("how do I", "is it possible to"). Pure functions over tokens.
-import { GROUP_METHOD_HINTS, METHOD_HINTS } from "./synonyms.ts";
+import { GROUP_METHOD_HINTS, LXC_WORDS, METHOD_HINTS, QEMU_WORDS } from "./synonyms.ts";
 import { PARTICLES, STOPWORDS, words } from "./text.ts";
 import { valueKinds } from "./search-values.ts";
 import {
@@ -12,8 +12,6 @@ import {
   ASIDE_WEIGHT,
   KNOWING_VERBS,
   NODE_WORDS,
-  QEMU_WORDS,
-  LXC_WORDS,
   GUEST_WORDS,
   DETERMINERS,
   LEADING_WORDS,

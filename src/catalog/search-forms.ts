@@ -9,9 +9,8 @@ import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
 import { compactName, STOPWORDS } from "./text.ts";
-import { LXC_WORDS, QEMU_WORDS } from "./search-tokens.ts";
 import { HTTP_METHODS } from "../proxmox/calls.ts";
-import { HAND_GROUPS } from "./synonyms.ts";
+import { HAND_GROUPS, LXC_WORDS, QEMU_WORDS } from "./synonyms.ts";
 
 export interface FormContext {
   endpoints: readonly Endpoint[];

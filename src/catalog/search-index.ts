@@ -11,7 +11,7 @@ import {
 } from "./model.ts";
 import { homeOf } from "./cli-map.ts";
 import { stem, StemCache, type StemMemo } from "./stem.ts";
-import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
+import { EQUIVALENT_GROUPS, LXC_WORDS, QEMU_WORDS, RELATED } from "./synonyms.ts";
 import { firstSentence, identifierWords, markupToText, NEGATIONS, PARTICLES, words } from "./text.ts";
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
@@ -357,6 +357,25 @@ const isBackupVolume = (p: Endpoint["parameters"][string]) =>
  * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
  * run-together names, so the schema's own words are read the same with or without docs.
  */
+/**
+ * A text that names both kinds of guest ("Migrate all VMs and Containers.") names guests, the
+ * word the API and its docs use for either kind: the reverse of RELATED's guest -> qemu, lxc.
+ * Returns the text's terms with the guest's term added where it names both.
+ */
+export function guestsOfBothKinds(
+  postings: Pick<Postings, "intern">,
+  stemOf: (word: string) => string,
+): (terms: readonly number[]) => readonly number[] {
+  const termsOf = (words: Iterable<string>) => new Set([...words].map((w) => postings.intern(stemOf(w))));
+  const qemu = termsOf(QEMU_WORDS);
+  const lxc = termsOf(LXC_WORDS);
+  const guest = postings.intern(stemOf("guest"));
+  return (terms) =>
+    terms.some((t) => qemu.has(t)) && terms.some((t) => lxc.has(t)) && !terms.includes(guest)
+      ? [...terms, guest]
+      : terms;
+}
+
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
@@ -429,12 +448,14 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   );
   const own = new Uint8Array(postings.size);
   const ownTerms = endpoints.map(() => new Set<number>());
+  const withGuests = guestsOfBothKinds(postings, (w) => stem(w, stems));
   endpoints.forEach((_, id) => {
     const fields = [...textTerms[id]!, ...identifierTerms[id]!];
     fields.forEach((items, f) => {
       fieldStamp++;
       const w = fieldWeights[f]!;
-      for (const item of items) {
+      for (const said of items) {
+        const item = f < TEXT_FIELDS.length ? withGuests(said) : said;
         for (const term of item) {
           if (stamp[term] === fieldStamp) continue;
           stamp[term] = fieldStamp;

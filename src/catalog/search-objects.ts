@@ -4,19 +4,10 @@
 // pre-upgrade") and which lists are asked whole ("every IP set"). Pure functions of the query's
 // words and the index's collection nouns.
 import { stem } from "./stem.ts";
-import { METHOD_HINTS } from "./synonyms.ts";
+import { LXC_WORDS, METHOD_HINTS, QEMU_WORDS } from "./synonyms.ts";
 import { STOPWORDS } from "./text.ts";
 import type { SearchIndex } from "./search-index.ts";
-import {
-  ALL_WORDS,
-  CLUSTER_WORDS,
-  DETERMINERS,
-  LXC_WORDS,
-  NODE_WORDS,
-  PREPOSITIONS,
-  QEMU_WORDS,
-  isEnglishVerb,
-} from "./search-tokens.ts";
+import { ALL_WORDS, CLUSTER_WORDS, DETERMINERS, NODE_WORDS, PREPOSITIONS, isEnglishVerb } from "./search-tokens.ts";
 import { inflectedVerb } from "./search-clauses.ts";
 
 /** Words that make what follows a new object, not an existing one. */

@@ -5,7 +5,7 @@
 // concepts they add are search-concepts.ts.
 import { stem, type StemMemo } from "./stem.ts";
 import { PARTICLES, STOPWORDS } from "./text.ts";
-import { METHOD_HINTS } from "./synonyms.ts";
+import { LXC_WORDS, METHOD_HINTS, QEMU_WORDS } from "./synonyms.ts";
 import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { phraseAt, splitCompound } from "./search-terms.ts";
@@ -62,13 +62,11 @@ import {
   ASIDE_WEIGHT,
   GUEST_WORDS,
   guestFacet,
-  LXC_WORDS,
   MACHINE_WORDS,
   NODE_WORDS,
   objectWords,
   opensWithEnglishVerb,
   opensWithVerb,
-  QEMU_WORDS,
   QUESTION_WORDS,
   isParticiple,
   statedMethodAt,

@@ -4,8 +4,10 @@
 import { stem } from "./stem.ts";
 import {
   GROUP_METHOD_HINTS,
+  LXC_WORDS,
   METHOD_HINTS,
   NOUN_VERBS,
+  QEMU_WORDS,
   PHRASAL_VERBS,
   SHORT_WORDS,
   type MethodName,
@@ -19,8 +21,6 @@ import type { SearchIndex } from "./search-index.ts";
 /** Which kind of guest a query is about. */
 export type GuestFacet = "qemu" | "lxc" | "any" | "none";
 
-export const QEMU_WORDS = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
-export const LXC_WORDS = new Set(["container", "containers", "ct", "cts", "lxc"]);
 /** Words for a guest of either kind; "vmid" is the number both kinds are known by. */
 export const GUEST_WORDS = new Set(["guest", "guests", "vmid", "vmids"]);
 export const DETERMINERS = new Set([
@@ -367,7 +367,8 @@ export function tokenize(
       const verb = verbAtEnd && at === chunkWords.length - 1;
       let weight = base;
       if (hyphenated && !known) weight = Math.min(weight, storageName ? NAME_WEIGHT : 0.5);
-      // "... from a template", "... with privilege separation": the means, not the goal.
+      // "... from a template", "... with privilege separation": the means, not the goal; "the
+      // files inside a PBS backup": the place that holds what is asked, not the thing asked.
       if (afterFrom) weight *= 0.6;
       if (aside) weight *= ASIDE_WEIGHT;
       const content = !STOPWORDS.has(w) && !LEADING_WORDS.has(w);
@@ -394,7 +395,7 @@ export function tokenize(
       // A purpose runs to its clause's end ("so the snapshot is consistent, and thawed afterwards").
       purpose = false;
     }
-    if (/^(from|with|using|without|for)$/i.test(chunk)) afterFrom = true;
+    if (/^(from|with|using|without|for|inside|within)$/i.test(chunk)) afterFrom = true;
     // "... rather than an ACPI button press", "... so I can restore one file", "don't wait for
     // the guest OS to shut down": a contrast, a purpose or a negation is said aside. So is what
     // comes along ("including its disks", "together with its volumes", "as well as its RAM").

@@ -134,11 +134,14 @@ export function wordConcepts(
     if (PREPOSITIONS.has(w) && !PARTICLES.has(w) && !NEGATING.has(w) && !index.parameterStems.has(stem(w, index.stems)))
       weight = 0;
     const next = raw[i + 1];
-    // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only qualifies it.
+    // "a paused VM", "the datacenter firewall": the word between a determiner and its noun only
+    // qualifies it. Before a preposition it is the noun ("the files inside a backup"), though a
+    // particle may follow its verb's object ("shut the OS down").
     if (
       DETERMINERS.has(raw[i - 1] ?? "") &&
       next &&
       !STOPWORDS.has(next) &&
+      !(PREPOSITIONS.has(next) && !PARTICLES.has(next)) &&
       !/^\d+$/.test(next) &&
       !METHOD_HINTS[w] &&
       !concepts.sameGroup(w, next)

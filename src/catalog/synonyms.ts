@@ -180,6 +180,10 @@ export const EQUIVALENT_GROUPS: readonly (readonly string[])[] = HAND_GROUPS.map
   ...(WORDNET_VERBS[group[0]!] ?? []),
 ]);
 
+/** The words for a guest of one kind: a VM (QEMU) or a container (LXC). */
+export const QEMU_WORDS: ReadonlySet<string> = new Set(["vm", "vms", "qemu", "kvm", "virtual"]);
+export const LXC_WORDS: ReadonlySet<string> = new Set(["container", "containers", "ct", "cts", "lxc"]);
+
 /** One-way hints: a query word that suggests these index words, less strongly. */
 export const RELATED: Readonly<Record<string, readonly string[]>> = {
   // "an HTML5 based vnc viewer (noVNC)": the `console` option of /cluster/options.

@@ -29,7 +29,7 @@ import {
   type GuestFacet,
   type Token,
 } from "../../src/catalog/search-tokens.ts";
-import { compoundsByEnd, respelled } from "../../src/catalog/search-terms.ts";
+import { compoundsByEnd, Postings, respelled } from "../../src/catalog/search-terms.ts";
 import {
   analyzeQuery,
   asksPossibility,
@@ -55,6 +55,7 @@ import {
 } from "../../src/catalog/search-objects.ts";
 import {
   collectionAliases,
+  guestsOfBothKinds,
   listsThrough,
   negatedFlags,
   rareStems,
@@ -2163,6 +2164,54 @@ describe("the twenty-ninth round of issue 11, on PVE 9.1", async () => {
   });
 });
 
+describe("the thirty-second round of issue 11: the noun before a preposition, the place after inside", () => {
+  // Between a determiner and a preposition stands the noun itself, not a word that qualifies the
+  // next; after "inside" or "within" comes the place holding what is asked, which counts less.
+  test.each<[string, string, number]>([
+    ["browse the files inside a PBS backup", "file", 1],
+    ["browse the files inside a PBS backup", "backup", 0.6],
+    ["list the disks within VM 100", "disk", 1],
+    ["list the disks within VM 100", "vm", 0.6],
+    ["what is the API behind pveum", "api", 1],
+    // A particle may follow its verb's object: the word before it still qualifies nothing more.
+    ["shut the OS down", "os", 0.6],
+    ["pause a running VM", "run", 0.6],
+    ["clone VM 100 from a template", "templat", 0.6],
+  ])("%s: %s weighs %d", (query, primary, weight) => {
+    const concept = analyzeQuery(buildSearchIndex([]), query).concepts.find((c) => c.primaries.has(primary));
+    expect(concept?.weight).toBeCloseTo(weight, 5);
+  });
+
+  // A text naming both kinds of guest names guests: "Migrate all VMs and Containers." answers
+  // "move all its guests" as "Bulk migrate all guests" does.
+  test.each<[string, boolean]>([
+    ["Migrate all VMs and Containers.", true],
+    ["Start all VMs and containers located on this node.", true],
+    ["Suspend all QEMU guests and LXC cts", true],
+    ["Virtual machine index (per node).", false],
+    ["LXC container index (per node).", false],
+    ["Create or restore a container.", false],
+  ])("%s names guests: %p", (text, named) => {
+    const postings = new Postings();
+    const termsOf = (t: string) => words(t).map((w) => postings.intern(stem(w)));
+    const guest = postings.intern(stem("guest"));
+    const said = termsOf(text);
+    const found = guestsOfBothKinds(postings, (w) => stem(w))(said);
+    expect(found.filter((t) => t === guest).length).toBe(named || said.includes(guest) ? 1 : 0);
+    expect(found.slice(0, said.length)).toEqual(said);
+  });
+
+  test.skipIf(!haveSharedData("catalog search, thirty-second round", SCHEMA_DIR)).each(["plain", "withDocs"] as const)(
+    "%s: the files inside a PBS backup are listed by file-restore",
+    async (which) => {
+      const catalog = (await realCatalogs(true))[which]!;
+      const list = "GET /nodes/{node}/storage/{storage}/file-restore/list";
+      expect(ranked(catalog, "list the files inside a Proxmox Backup Server backup")[0]).toBe(list);
+      expect(ranked(catalog, "browse the files within a PBS snapshot")[0]).toBe(list);
+    },
+  );
+});
+
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
   const endpoint = (path: string, description: string) =>
     ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
@@ -3756,7 +3805,7 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 98.3, 100],
   ["dev-queries", true, 98.3, 100],
-  ["dev-queries-2", true, 86, 96],
+  ["dev-queries-2", true, 86, 97],
   ["search-heldout", true, 93.6, 100],
   // Lowered by one query in the twenty-second round, as were fresh6's and fresh41's top five
   // below: an item no word speaks of steps back (itemUnspoken). "set the SSH key that cloud-init
@@ -3779,7 +3828,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 89.2, 98.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 90, 95], // top five lowered (see search-fresh-tune)
+  ["search-fresh6-sealed", true, 90, 95.8],
   // The fourth round's last blind check (written after its other changes; opened at its end).
   ["search-fresh7-sealed", true, 89.2, 96.7],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
@@ -3790,12 +3839,15 @@ const FLOORS: [string, boolean, number, number][] = [
   // sets rose, 2 fell.
   ["search-fresh8-sealed", true, 80, 95],
   // The round's last blind check (written after its last change; opened at the end).
-  ["search-fresh9-sealed", true, 90.8, 99.2],
+  ["search-fresh9-sealed", true, 91.7, 99.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 87.5, 93.3],
+  ["search-fresh10-sealed", true, 87.5, 94.2],
   ["search-fresh11-sealed", true, 88.3, 96.7],
-  ["search-fresh12-sealed", true, 80, 97.5],
+  // Top five lowered in the thirty-second round by one query ("new guests keep getting MACs
+  // starting with BC:24:11", seventh now): startall, which names "all VMs and containers",
+  // now names guests and starts ("starting") above the cluster's options.
+  ["search-fresh12-sealed", true, 80, 96.7],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 85, 96.7],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
@@ -3814,9 +3866,9 @@ const FLOORS: [string, boolean, number, number][] = [
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
-  ["search-fresh19-sealed", true, 78.2, 90.9],
+  ["search-fresh19-sealed", true, 79.1, 90.9],
   // Written after the round's changes to the schema's marks; opened after them.
-  ["search-fresh20-sealed", true, 88.2, 96.4],
+  ["search-fresh20-sealed", true, 89.1, 96.4],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
   ["search-fresh21-sealed", true, 78.2, 88.2],
   // Written after the round's changes to phrasing, before its last change; opened after it.
@@ -3830,18 +3882,18 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh24-sealed", true, 79.1, 88.2],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
-  ["search-fresh27-sealed", true, 80, 90],
+  ["search-fresh27-sealed", true, 80.9, 90],
   // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
   // traded for "added" stemming as "add" (three first places); and in the twelfth by one ("a backup
   // task has been hanging for hours …", seventh now), traded for one identity unit per word (a
   // first place and three in the top five over the opened sets).
-  ["search-fresh28-sealed", true, 81.8, 90],
+  ["search-fresh28-sealed", true, 82.7, 90],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
   ["search-fresh32-sealed", true, 78.2, 90],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
-  ["search-fresh38-sealed", true, 74.5, 84.5],
+  ["search-fresh38-sealed", true, 75.5, 84.5],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
   ["search-fresh39-sealed", true, 82.7, 86.4],
@@ -3853,7 +3905,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh46-sealed", true, 84.5, 93.6],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 79.1, 90.9],
+  ["search-fresh50-sealed", true, 80, 90.9],
   // The twenty-eighth round's opened check, written by a helper at its start: measured at the
   // start commit (79.1 / 90.0), then opened to find classes.
   ["search-fresh54-sealed", true, 80.9, 90],
