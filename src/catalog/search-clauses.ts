@@ -547,6 +547,44 @@ export function markMotion(tokens: Token[]): void {
   });
 }
 
+/** Participles of a guest's state, the values of its `status` ("everything running on pve2"). */
+const GUEST_STATES = new Set(["running", "stopped", "paused"]);
+/**
+ * Verbs of motion, with the words after them that say their subject leaves for another place:
+ * "go elsewhere", "moved off". Guests that "go away" or "go off" are gone or powered off.
+ */
+const MOTION_VERBS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["go", new Set(["elsewhere", "else"])],
+  ["move", new Set(["elsewhere", "else", "off", "away"])],
+  ["moved", new Set(["elsewhere", "else", "off", "away"])],
+]);
+
+/**
+ * "everything running on pve4 has to go elsewhere", "get everything running on it moved off": what
+ * runs on a node is its guests, and guests that go to another place are moved (which the API
+ * calls migrate). "go" becomes the request's verb "move"; "everything" in a guest's state, guests.
+ * "list everything running on pve1" moves nothing and stays a list of everything.
+ */
+export function markGuestsMoving(tokens: Token[]): void {
+  tokens.forEach((verb, at) => {
+    const elsewhere = MOTION_VERBS.get(verb.word);
+    if (verb.literal || !elsewhere || !tokens.slice(at + 1, at + 3).some((t) => elsewhere.has(t.word) && !t.literal))
+      return;
+    // Its subject is guests, in its own clause ("everything running on pve1 is slow, go elsewhere
+    // for the logs" moves nothing).
+    if (verb.clauseStart) return;
+    let k = at - 1;
+    while (k >= Math.max(0, at - 8) && !(GUESTS_CARRIED.has(tokens[k]!.word) && tokens[k]!.word !== "it")) {
+      if (tokens[k]!.clauseStart) return;
+      k--;
+    }
+    if (k < Math.max(0, at - 8)) return;
+    const everything = tokens[k]!.word === "everything" || tokens[k]!.word === "anything";
+    if (everything && GUEST_STATES.has(tokens[k + 1]?.word ?? "")) tokens[k] = { ...tokens[k]!, word: "guests" };
+    if (verb.word === "go") tokens[at] = { ...verb, word: "move", clauseStart: true };
+  });
+}
+
 /**
  * A word that may name a node ("pve3", "node4", "hv-02"), not a network device ("bond0",
  * "vmbr1"), a guest's disk ("scsi0") or a guest run together with its number ("vm100").

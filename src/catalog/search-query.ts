@@ -44,6 +44,7 @@ import {
   markInability,
   markLoginNoun,
   markAspect,
+  markGuestsMoving,
   markMotion,
   markSaying,
   negatedActions,
@@ -347,6 +348,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   markInability(typed.tokens);
   markLoginNoun(typed.tokens);
   markAspect(typed.tokens);
+  markGuestsMoving(typed.tokens);
   markMotion(typed.tokens);
   markSaying(typed.tokens);
   markSubordinate(typed.tokens);

@@ -73,6 +73,7 @@ import {
   markInability,
   markLoginNoun,
   markAspect,
+  markGuestsMoving,
   markMotion,
   markSaying,
   negatedActions,
@@ -2215,6 +2216,29 @@ describe("the thirty-second round of issue 11: the noun before a preposition, th
     expect(describesNewGuest({ parameters: {} }, "p")).toBe(false);
   });
 
+  // What runs on a node is its guests; guests that go elsewhere are moved.
+  test.each<[string, string]>([
+    [
+      "pve3 needs new RAM, everything running on it has to go elsewhere first",
+      "pve3 needs new ram guests running on it has to move elsewhere first",
+    ],
+    [
+      "the VMs on pve3 need to go somewhere else before the reboot",
+      "the vms on pve3 need to move somewhere else before the reboot",
+    ],
+    ["get everything running on it moved off first", "get guests running on it moved off first"],
+    // What moves nothing, or is no guest, stays as typed.
+    ["list everything running on pve1", "list everything running on pve1"],
+    ["make the stopped VMs on pve2 go away", "make the stopped vms on pve2 go away"],
+    [
+      "everything running on pve1 is slow, go elsewhere for the logs",
+      "everything running on pve1 is slow go elsewhere for the logs",
+    ],
+    ["the backup job has to go elsewhere", "the backup job has to go elsewhere"],
+  ])("%s", (query, marked) => {
+    expect(markedTokens(query, markGuestsMoving)(() => true).join(" ")).toBe(marked);
+  });
+
   test.skipIf(!haveSharedData("catalog search, thirty-second round", SCHEMA_DIR)).each(["plain", "withDocs"] as const)(
     "%s: the files inside a PBS backup are listed by file-restore",
     async (which) => {
@@ -2225,6 +2249,11 @@ describe("the thirty-second round of issue 11: the noun before a preposition, th
       // VM 300 exists: the pool takes it, not a clone's `pool`; copying it still makes a clone.
       expect(["PUT /pools", "PUT /pools/{poolid}"]).toContain(ranked(catalog, "put VM 300 into the pool web")[0]!);
       expect(ranked(catalog, "copy VM 100 into pool dev")[0]).toBe("POST /nodes/{node}/qemu/{vmid}/clone");
+      // Guests that go elsewhere are moved: every one of the node's.
+      const migrateAll = "POST /nodes/{node}/migrateall";
+      expect(ranked(catalog, "the VMs on pve3 need to go somewhere else before the reboot")[0]).toBe(migrateAll);
+      expect(ranked(catalog, "all containers on node2 must go elsewhere tonight")[0]).toBe(migrateAll);
+      expect(ranked(catalog, "list everything running on pve1")[0]).toBe("GET /cluster/resources");
     },
   );
 });
@@ -3896,7 +3925,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh23-sealed", true, 77.3, 88.2],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 79.1, 88.2],
+  ["search-fresh24-sealed", true, 80, 89.1],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 80.9, 90],
@@ -3913,17 +3942,17 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh38-sealed", true, 75.5, 84.5],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
-  ["search-fresh39-sealed", true, 82.7, 86.4],
+  ["search-fresh39-sealed", true, 82.7, 87.3],
   // The thirteenth round's opened check, one of five written during it: measured at the start
   // commit (82.7 / 92.7), then opened to find classes; fresh42-45 stay sealed.
   ["search-fresh41-sealed", true, 87.3, 92.7], // top five lowered (see search-fresh-tune)
   // The fourteenth round's opened check, one of four written at its start: measured at the start
   // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
-  ["search-fresh46-sealed", true, 84.5, 93.6],
+  ["search-fresh46-sealed", true, 84.5, 94.5],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 80, 90.9],
+  ["search-fresh50-sealed", true, 80.9, 91.8],
   // The twenty-eighth round's opened check, written by a helper at its start: measured at the
   // start commit (79.1 / 90.0), then opened to find classes.
-  ["search-fresh54-sealed", true, 80.9, 90],
+  ["search-fresh54-sealed", true, 81.8, 90.9],
 ];
