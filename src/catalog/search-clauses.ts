@@ -559,29 +559,38 @@ const MOTION_VERBS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ["moved", new Set(["elsewhere", "else", "off", "away"])],
 ]);
 
+/** Words that join one clause to another: "VM 100 is fine but the backups have to go elsewhere". */
+const CLAUSE_JOINERS = new Set(["but", "and", "or", "so", "because", "while"]);
+/** Words that open a question before its subject: "did the VM go elsewhere", "is VM 118 running". */
+const ASKING_AUXILIARIES = new Set(["did", "does", "do", "is", "are", "was", "were", "has", "have", "had"]);
+
 /**
  * "everything running on pve4 has to go elsewhere", "get everything running on it moved off": what
  * runs on a node is its guests, and guests that go to another place are moved (which the API
  * calls migrate). "go" becomes the request's verb "move"; "everything" in a guest's state, guests.
- * "list everything running on pve1" moves nothing and stays a list of everything.
+ * The guests are what the verb's clause opens with, stated, not asked: "the ISO in VM 101 should
+ * go elsewhere" moves an ISO, "did the VM go elsewhere" asks. "list everything running on pve1"
+ * moves nothing and stays a list of everything.
  */
 export function markGuestsMoving(tokens: Token[]): void {
   tokens.forEach((verb, at) => {
     const elsewhere = MOTION_VERBS.get(verb.word);
-    if (verb.literal || !elsewhere || !tokens.slice(at + 1, at + 3).some((t) => elsewhere.has(t.word) && !t.literal))
-      return;
-    // Its subject is guests, in its own clause ("everything running on pve1 is slow, go elsewhere
-    // for the logs" moves nothing).
-    if (verb.clauseStart) return;
+    if (verb.literal || verb.context || verb.clauseStart || !elsewhere) return;
+    if (!tokens.slice(at + 1, at + 3).some((t) => elsewhere.has(t.word) && !t.literal)) return;
+    // Back to where its clause opens: its first word, or the word after a joining "but".
     let k = at - 1;
-    while (k >= Math.max(0, at - 8) && !(GUESTS_CARRIED.has(tokens[k]!.word) && tokens[k]!.word !== "it")) {
-      if (tokens[k]!.clauseStart) return;
-      k--;
+    while (k >= 0 && !tokens[k]!.clauseStart && !CLAUSE_JOINERS.has(tokens[k]!.word)) k--;
+    if (k >= 0 && CLAUSE_JOINERS.has(tokens[k]!.word)) {
+      k++;
+      while (k < at && OBJECT_LEADS.has(tokens[k]!.word)) k++;
     }
-    if (k < Math.max(0, at - 8)) return;
-    const everything = tokens[k]!.word === "everything" || tokens[k]!.word === "anything";
-    if (everything && GUEST_STATES.has(tokens[k + 1]?.word ?? "")) tokens[k] = { ...tokens[k]!, word: "guests" };
-    if (verb.word === "go") tokens[at] = { ...verb, word: "move", clauseStart: true };
+    const subject = tokens[k];
+    if (!subject || subject.literal || !(GUESTS_CARRIED.has(subject.word) || subject.word === "anything")) return;
+    if (subject.word === "it" || subject.word === "them") return;
+    if (tokens.slice(Math.max(0, k - 2), k).some((t) => ASKING_AUXILIARIES.has(t.word))) return;
+    const everything = subject.word === "everything" || subject.word === "anything";
+    if (everything && GUEST_STATES.has(tokens[k + 1]?.word ?? "")) tokens[k] = { ...subject, word: "guests" };
+    if (verb.word === "go") tokens[at] = { ...verb, word: "move" };
   });
 }
 

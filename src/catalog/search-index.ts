@@ -353,11 +353,6 @@ const isBackupVolume = (p: Endpoint["parameters"][string]) =>
   typeof p.description === "string" && /^backup volume\b/i.test(p.description);
 
 /**
- * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one
- * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
- * run-together names, so the schema's own words are read the same with or without docs.
- */
-/**
  * A text that names both kinds of guest ("Migrate all VMs and Containers.") names guests, the
  * word the API and its docs use for either kind: the reverse of RELATED's guest -> qemu, lxc.
  * Returns the text's terms with the guest's term added where it names both.
@@ -376,6 +371,11 @@ export function guestsOfBothKinds(
       : terms;
 }
 
+/**
+ * The index of the endpoints; `docs` adds, per endpoint, texts from the cluster's docs as one
+ * more low-weight field. Docs words do not join the vocabulary that splits and joins the API's
+ * run-together names, so the schema's own words are read the same with or without docs.
+ */
 export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVocabulary): SearchIndex {
   const stems = new Map<string, string>();
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
@@ -437,6 +437,10 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   );
   const docsTerms = fieldsOf.map((f) => f.docs.map((t) => terms.text(t)));
   const fieldWeights = [...TEXT_FIELDS.map((f) => FIELD[f]), ...IDENTIFIER_FIELDS.map((f) => FIELD[f])];
+  // Before the arrays below are sized by the terms known: it may add terms.
+  const withGuests = guestsOfBothKinds(postings, (w) => stem(w, stems));
+  // What an endpoint says of itself, not a parameter ("vm:100 or ct:100" names no guests' action).
+  const ownTextFields = new Set(["summary", "description"].map((f) => TEXT_FIELDS.indexOf(f as never)));
   // A term counts once per field, whatever the number of parameters repeating it.
   const stamp = new Int32Array(postings.size).fill(-1);
   const weight = new Float64Array(postings.size);
@@ -448,14 +452,13 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   );
   const own = new Uint8Array(postings.size);
   const ownTerms = endpoints.map(() => new Set<number>());
-  const withGuests = guestsOfBothKinds(postings, (w) => stem(w, stems));
   endpoints.forEach((_, id) => {
     const fields = [...textTerms[id]!, ...identifierTerms[id]!];
     fields.forEach((items, f) => {
       fieldStamp++;
       const w = fieldWeights[f]!;
       for (const said of items) {
-        const item = f < TEXT_FIELDS.length ? withGuests(said) : said;
+        const item = ownTextFields.has(f) ? withGuests(said) : said;
         for (const term of item) {
           if (stamp[term] === fieldStamp) continue;
           stamp[term] = fieldStamp;

@@ -16,6 +16,13 @@ export interface ParamDocs {
   endpointOf: Int32Array;
   /** "console", "net[n]"...: which parameter each document is. */
   names: string[];
+  /** 1 where the parameter is for the guest the call creates ("Set a name for the new VM."). */
+  forNewGuest: Uint8Array;
+}
+
+/** Whether a parameter's description says it is for the guest the call creates ("Set a name for the new VM."). */
+export function describesNewGuest(description: string | null | undefined): boolean {
+  return /\bthe new (?:vm|ct|container|virtual machine)\b/i.test(description ?? "");
 }
 
 /** Weight of a term in a parameter's name, values or keys (what the query must hit), and in its description. */
@@ -79,6 +86,7 @@ export function buildParamDocs(
   const postings = new Postings();
   const endpointOf: number[] = [];
   const names: string[] = [];
+  const forNewGuest: number[] = [];
   const add = new Map<number, number>();
   const keys = itemKeys(endpoints);
   endpoints.forEach((e, id) => {
@@ -130,10 +138,11 @@ export function buildParamDocs(
       const doc = endpointOf.length;
       endpointOf.push(id);
       names.push(name);
+      forNewGuest.push(describesNewGuest(p.description) ? 1 : 0);
       for (const [t, weight] of add) postings.add(postings.intern(main.termOf(t)), doc, weight);
     }
   });
-  return { postings, endpointOf: Int32Array.from(endpointOf), names };
+  return { postings, endpointOf: Int32Array.from(endpointOf), names, forNewGuest: Uint8Array.from(forNewGuest) };
 }
 
 /** For each list whose items have a path of their own ("/pools" beside "/pools/{poolid}"), the placeholder naming one item. */

