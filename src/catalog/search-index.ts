@@ -440,7 +440,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   // Before the arrays below are sized by the terms known: it may add terms.
   const withGuests = guestsOfBothKinds(postings, (w) => stem(w, stems));
   // What an endpoint says of itself, not a parameter ("vm:100 or ct:100" names no guests' action).
-  const ownTextFields = new Set(["summary", "description"].map((f) => TEXT_FIELDS.indexOf(f as never)));
+  const ownTextFields = new Set((["summary", "description"] as const).map((f) => TEXT_FIELDS.indexOf(f)));
   // A term counts once per field, whatever the number of parameters repeating it.
   const stamp = new Int32Array(postings.size).fill(-1);
   const weight = new Float64Array(postings.size);
