@@ -79,6 +79,8 @@ const NOT_RELATIVE = new Set(["sure", "ensure", "check", "verify", "confirm", "s
 const RECIPIENTS = new Set(["me", "us"]);
 /** Words after which "if" and "when" ask whether or when ("check if the agent runs"): the clause is what is asked. */
 const ASKING: ReadonlySet<string> = new Set([...KNOWING_VERBS, "test", "out", "show", "wait", "whether"]);
+/** The auxiliaries that open a question ("what IPs does VM 330 report", "did the VM go elsewhere"). */
+const QUESTION_AUXILIARIES = new Set(["does", "do", "did", "will", "would", "can", "could"]);
 /**
  * Auxiliaries: after an opening subordinator they make a question ("when will the job run
  * next"); after "when" anywhere they keep "when" asking ("the job overlaps with replication,
@@ -562,7 +564,11 @@ const MOTION_VERBS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
 /** Words that join one clause to another: "VM 100 is fine but the backups have to go elsewhere". */
 const CLAUSE_JOINERS = new Set(["but", "and", "or", "so", "because", "while"]);
 /** Words that open a question before its subject: "did the VM go elsewhere", "is VM 118 running". */
-const ASKING_AUXILIARIES = new Set(["did", "does", "do", "is", "are", "was", "were", "has", "have", "had"]);
+const ASKING_AUXILIARIES = new Set([...QUESTION_AUXILIARIES, "is", "are", "was", "were", "has", "have", "had"]);
+/** What may open a clause of guests that move: guests by any name, not a pronoun whose referent is unknown. */
+const MOVING_GUESTS: ReadonlySet<string> = new Set(
+  [...GUESTS_CARRIED, "anything"].filter((w) => w !== "it" && w !== "them"),
+);
 
 /**
  * "everything running on pve4 has to go elsewhere", "get everything running on it moved off": what
@@ -585,8 +591,7 @@ export function markGuestsMoving(tokens: Token[]): void {
       while (k < at && OBJECT_LEADS.has(tokens[k]!.word)) k++;
     }
     const subject = tokens[k];
-    if (!subject || subject.literal || !(GUESTS_CARRIED.has(subject.word) || subject.word === "anything")) return;
-    if (subject.word === "it" || subject.word === "them") return;
+    if (!subject || subject.literal || !MOVING_GUESTS.has(subject.word)) return;
     if (tokens.slice(Math.max(0, k - 2), k).some((t) => ASKING_AUXILIARIES.has(t.word))) return;
     const everything = subject.word === "everything" || subject.word === "anything";
     if (everything && GUEST_STATES.has(tokens[k + 1]?.word ?? "")) tokens[k] = { ...subject, word: "guests" };
@@ -674,7 +679,6 @@ const SAYING_FORMS = new Set([
 ]);
 /** The base forms, after an auxiliary of a question ("what IPs does VM 330 report"). */
 const SAYING_VERBS = new Set(["report", "say", "show", "tell", "return", "print"]);
-const QUESTION_AUXILIARIES = new Set(["does", "do", "did", "will", "would", "can", "could"]);
 /** How much a verb of saying counts: it only tells whose word the answer is. */
 const SAYING_WEIGHT = 0.2;
 

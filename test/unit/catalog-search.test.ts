@@ -2255,6 +2255,7 @@ describe("the thirty-second round of issue 11: the noun before a preposition, th
     // A question moves nothing, nor does a verb or a place typed as a name.
     ["did the VM go elsewhere after the HA failover", "did the vm go elsewhere after the ha failover"],
     ["is VM 118 still running or did it go elsewhere", "is vm 118 still running or did it go elsewhere"],
+    ["can the VMs on pve2 go elsewhere tonight?", "can the vms on pve2 go elsewhere tonight"],
     ["the VMs should 'go' elsewhere", "the vms should go elsewhere"],
     ["the VMs must go 'elsewhere'", "the vms must go elsewhere"],
     // "anything" stands for guests as "everything" does, in any of their states.
