@@ -24,7 +24,7 @@ import {
 
 import { buildDocsKnowledge, type DocsKnowledge } from "./docs-knowledge.ts";
 import { placeholderCalls, recognizeForm, type PlaceholderCalls } from "./search-forms.ts";
-import { summaryOf } from "./search-index.ts";
+import { summaryOf } from "./search-fields.ts";
 import { buildSearchIndex, runSearch, type SearchIndex, type SearchOptions, type SearchPage } from "./search.ts";
 import type { DocsPage } from "./model.ts";
 

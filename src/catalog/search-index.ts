@@ -1,22 +1,14 @@
 // Builds the search index: each endpoint a small document of weighted fields, plus the facts
 // about it that the score factors use (guest kind, item or collection, navigation, twins).
-import {
-  collectionPath,
-  endsInPlaceholder,
-  kindEnumsOf,
-  isDeprecated,
-  placeholders,
-  returnFields,
-  type Endpoint,
-} from "./model.ts";
+import { endsInPlaceholder, placeholders, type Endpoint } from "./model.ts";
 import { homeOf } from "./cli-map.ts";
 import { stem, StemCache, type StemMemo } from "./stem.ts";
-import { EQUIVALENT_GROUPS, LXC_WORDS, QEMU_WORDS, RELATED } from "./synonyms.ts";
-import { firstSentence, identifierWords, markupToText, NEGATIONS, PARTICLES, words } from "./text.ts";
+import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
+import { identifierWords, NEGATIONS, PARTICLES, words } from "./text.ts";
 import { buildParamDocs, type ParamDocs } from "./search-params.ts";
 import { acronymGroups, apiNames, schemaAcronyms } from "./acronyms.ts";
 import { compoundsByEnd, Postings, TermCache, type PhraseTable } from "./search-terms.ts";
-import { endpointValueKinds, measuredWords, valueKinds, valueTerm } from "./search-values.ts";
+import { endpointValueKinds, measuredWords, valueTerm } from "./search-values.ts";
 import {
   agentTwins,
   collections,
@@ -42,41 +34,33 @@ import {
   type ItemNames,
 } from "./search-facts.ts";
 import { successorTexts } from "./successors.ts";
-
-const FIELD = {
-  lastSegment: 4,
-  segment: 2,
-  name: 3,
-  summary: 2,
-  description: 1,
-  paramName: 0.7,
-  enumValue: 0.5,
-  paramText: 0.15,
-  /**
-   * A read's required parameters say what it reads, half as much as its description: at its
-   * weight, "list the backup files on storage X" took single-file restore for the storage's content
-   * (calibrated on the opened sets, fourteenth round).
-   */
-  required: 0.5,
-  returnName: 0.8,
-  /**
-   * The values a returned field may take ("qemu", "lxc", "storage" for the items of
-   * /cluster/resources). This (a fifth down), inherited and docs (a quarter up) were moved in the
-   * twenty-second round's sweep of every field weight on the opened sets, where a step made none worse.
-   */
-  returnValue: 0.16,
-  /**
-   * For a cluster-wide mapping: the name and description of the guest setting that uses it
-   * (virtiofs for directory mappings), as much its words as its own description (calibrated, ninth round).
-   */
-  usedBy: 1,
-  /** What a retired parameter or endpoint said, for what the schema names in its place. */
-  inherited: 1.25,
-  /** Words of the docs about the endpoint: its CLI commands, the prose around their examples. */
-  docs: 0.625,
-  /** Words of the other methods of its resource (the collection and its items). */
-  sibling: 1,
-} as const;
+import {
+  addSiblingTerms,
+  endpointFields,
+  FIELD,
+  guestsOfBothKinds,
+  IDENTIFIER_FIELDS,
+  PARAMETER_FIELDS,
+  summaryOf,
+  TEXT_FIELDS,
+} from "./search-fields.ts";
+import {
+  checksOf,
+  collectionAliases,
+  collectionParents,
+  familyKey,
+  describedPaths,
+  enumSpans,
+  indexNoun,
+  listsThrough,
+  negatedFlags,
+  postWords,
+  storageTypes,
+  takesGuest,
+  tieOrderOf,
+  type Check,
+  type NegatedFlag,
+} from "./search-index-facts.ts";
 
 /**
  * A word the schema holds for at most this many endpoints (in their own words, their parameters'
@@ -246,129 +230,6 @@ export interface SearchIndex {
   subsystemLists: Map<string, Set<string>>;
   /** The stems of the lists of the API's top level ("storag", "pool", "node"; rootLists). */
   rootLists: Set<string>;
-}
-
-/** What an endpoint says about itself, by field: identifiers (path, names, values) and texts. */
-interface Fields {
-  lastSegment: string[];
-  segment: string[];
-  name: string[];
-  summary: string[];
-  description: string[];
-  paramName: string[];
-  enumValue: string[];
-  paramText: string[];
-  /** The descriptions of what a read requires (not in its path). */
-  required: string[];
-  returnName: string[];
-  returnValue: string[];
-  usedBy: readonly string[];
-  /** The words of the retired parameters and endpoints that name it as their successor. */
-  inherited: readonly string[];
-  docs: readonly string[];
-}
-
-/** An endpoint's one-line description, as results show it. */
-export function summaryOf(e: Endpoint): string {
-  return firstSentence(firstSentence(markupToText(e.description), Infinity));
-}
-
-function endpointFields(
-  e: Endpoint,
-  usedBy: readonly string[],
-  inherited: readonly string[],
-  docs: readonly string[],
-  docsValues: readonly string[],
-): Fields {
-  const literals = e.path.split("/").filter((s) => s && !s.startsWith("{"));
-  const description = markupToText(e.description);
-  const sentence = firstSentence(description, Infinity);
-  const fields: Fields = {
-    lastSegment: literals.slice(-1),
-    segment: literals.slice(0, -1),
-    name: [e.name],
-    summary: [firstSentence(sentence, 400)],
-    description: [description],
-    paramName: [],
-    enumValue: [],
-    paramText: [],
-    required: [],
-    returnName: [],
-    returnValue: [],
-    usedBy,
-    inherited,
-    docs,
-  };
-  for (const [name, p] of Object.entries(e.parameters)) {
-    // A retired parameter says what the endpoint no longer is for ("mailto" of vzdump: use notification matchers).
-    if (isDeprecated(p.description)) continue;
-    fields.paramName.push(name);
-    for (const value of p.enum ?? []) if (typeof value === "string") fields.enumValue.push(value);
-    if (!p.description) continue;
-    // What a read requires is what it reads: "Backup volume ID or name. Currently only PBS
-    // snapshots are supported." of file-restore/list's `volume`.
-    const read = e.method === "GET" && !p.optional && !e.path.includes(`{${name}}`);
-    (read ? fields.required : fields.paramText).push(p.description);
-  }
-  returnFields(e.returns, fields.returnName, fields.returnValue);
-  // The values the docs define for its parameters count as the schema's own enum values.
-  fields.enumValue.push(...docsValues);
-  return fields;
-}
-
-const TEXT_FIELDS = ["summary", "description", "paramText", "usedBy", "required", "inherited"] as const;
-const PARAMETER_FIELDS: ReadonlySet<string> = new Set(["paramName", "enumValue", "paramText"]);
-const IDENTIFIER_FIELDS = [
-  "lastSegment",
-  "segment",
-  "name",
-  "paramName",
-  "enumValue",
-  "returnName",
-  "returnValue",
-] as const;
-
-/** The formats of a guest's ID (pve-common's PVE::JSONSchema, pve-ha-manager's PVE::HA::Tools). */
-const GUEST_ID_FORMATS = new Set(["pve-vmid", "pve-ha-resource-or-vm-id"]);
-/**
- * Whether an endpoint takes an existing guest by its ID: a filter ("Only list tasks for this
- * VM"), an HA resource's `sid`; not the `vmid` a POST requires, which is the new guest's or the
- * owner of a new volume ("Allocate disk images"). Or one guest's backup by its volume.
- */
-const takesGuest = (e: Endpoint) =>
-  Object.values(e.parameters).some(
-    (p) =>
-      (typeof p.format === "string" &&
-        GUEST_ID_FORMATS.has(p.format) &&
-        !(e.method === "POST" && p.format === "pve-vmid" && !p.optional)) ||
-      isBackupVolume(p),
-  );
-
-/**
- * A parameter that takes a backup by its volume ("Backup volume ID or name" of file-restore):
- * a backup is one guest's (PVE::Storage::archive_info reads the guest's ID from its name), so
- * "the files in the PBS backup of VM 120" speaks of that guest.
- */
-const isBackupVolume = (p: Endpoint["parameters"][string]) =>
-  typeof p.description === "string" && /^backup volume\b/i.test(p.description);
-
-/**
- * A text that names both kinds of guest ("Migrate all VMs and Containers.") names guests, the
- * word the API and its docs use for either kind: the reverse of RELATED's guest -> qemu, lxc.
- * Returns the text's terms with the guest's term added where it names both.
- */
-export function guestsOfBothKinds(
-  postings: Pick<Postings, "intern">,
-  stemOf: (word: string) => string,
-): (terms: readonly number[]) => readonly number[] {
-  const termsOf = (words: Iterable<string>) => new Set([...words].map((w) => postings.intern(stemOf(w))));
-  const qemu = termsOf(QEMU_WORDS);
-  const lxc = termsOf(LXC_WORDS);
-  const guest = postings.intern(stemOf("guest"));
-  return (terms) =>
-    terms.some((t) => qemu.has(t)) && terms.some((t) => lxc.has(t)) && !terms.includes(guest)
-      ? [...terms, guest]
-      : terms;
 }
 
 /**
@@ -685,251 +546,4 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     subsystemLists: subsystemLists(paths, subsystems, stemOf),
     rootLists: rootLists(paths, stemOf),
   };
-}
-
-/**
- * One resource, several methods: the collection and its items (/cluster/backup,
- * /cluster/backup/{id}) describe one kind of object, often in different words ("backup
- * schedule", "backup job definition"). Each method also gets the others' summary and
- * description words, weakly and as not its own, so the method asked for decides among them.
- * So do a guest endpoint and its twin of the other kind of guest under another name, whose
- * summary and description are its own and weigh as its own summary: the same method says the
- * same of the other kind ("Get IP addresses of the specified container interface" for the VM
- * agent's network-get-interfaces, whose summary is only "Execute network-get-interfaces.").
- */
-function addSiblingTerms(
-  endpoints: readonly Endpoint[],
-  pairs: readonly (readonly [number, number])[],
-  textTerms: readonly (readonly (readonly number[])[])[][],
-  ownTerms: readonly Set<number>[],
-  postings: Postings,
-): void {
-  const resources = new Map<string, number[]>();
-  endpoints.forEach((e, id) => {
-    const key = collectionPath(e.path);
-    resources.set(key, [...(resources.get(key) ?? []), id]);
-  });
-  const twins = new Set<readonly number[]>(pairs);
-  for (const members of [...resources.values(), ...twins]) {
-    if (members.length < 2) continue;
-    for (const id of members) {
-      const extra = new Set<number>();
-      for (const other of members) {
-        if (other === id) continue;
-        // The text fields in TEXT_FIELDS order: the summary and the description.
-        for (const field of textTerms[other]!.slice(0, 2))
-          for (const item of field) for (const t of item) if (!ownTerms[id]!.has(t)) extra.add(t);
-      }
-      const twin = twins.has(members);
-      for (const t of extra) postings.add(t, id, twin ? FIELD.summary : FIELD.sibling, !twin);
-    }
-  }
-}
-
-/** A read that checks whether an action can be done: "Check if …", "Get preconditions for …". */
-const CHECK = /\bcheck if\b|\bpreconditions?\b/i;
-
-function collectionParents(listed: ReadonlyMap<string, string>, stems: StemMemo): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const [path, collection] of listed) {
-    const above = path
-      .split("/")
-      .slice(0, -1)
-      .filter((s) => s && !s.startsWith("{"));
-    const set = out.get(collection) ?? new Set<string>();
-    for (const segment of above) for (const w of identifierWords(segment)) set.add(stem(w, stems));
-    out.set(collection, set);
-  }
-  return out;
-}
-
-/** An action the API can check before it is done, and the objects it checks it for (none: any). */
-export interface Check {
-  actions: Set<string>;
-  objects: Set<string>;
-}
-
-/** Parameters of a check that say which action it checks ("action" of cmd-safety, "feature" of a guest's feature check). */
-const CHECKED_ACTION = /^(?:action|feature)$/;
-
-function checksOf(endpoints: readonly Endpoint[], identity: readonly string[][][], stems: StemMemo): Check[] {
-  const checks: Check[] = [];
-  endpoints.forEach((e, id) => {
-    if (e.method !== "GET" || !CHECK.test(e.description)) return;
-    const actions = new Set<string>();
-    const objects = new Set<string>();
-    for (const [name, p] of Object.entries(e.parameters))
-      for (const value of p.enum ?? [])
-        if (typeof value === "string")
-          (CHECKED_ACTION.test(name) ? actions : objects).add(stem(value.toLowerCase(), stems));
-    // Without a parameter naming the action, the endpoint's own name does ("migrate").
-    if (actions.size === 0) for (const unit of identity[id]!) actions.add(unit[0]!);
-    checks.push({ actions, objects });
-  });
-  return checks;
-}
-
-/**
- * For each placeholder of a path, the stem of what the list before it holds, or undefined when
- * that list has no noun ("vnet" and "subnet" for …/vnets/{vnet}/subnets/{subnet}; the last is the
- * endpoint's own item, or the item it is below).
- */
-export function listsThrough(path: string, listed: ReadonlyMap<string, string>): (string | undefined)[] {
-  const segments = path.split("/");
-  return segments.flatMap((s, at) => (s.startsWith("{") ? [listed.get(segments.slice(0, at).join("/"))] : []));
-}
-
-/** Words by which a flag's description says its action is off. */
-const OFF = /\b(?:not|no|never|suspend\w*|disabl\w*|ignor\w*|prevent\w*|paus\w*)\b/i;
-
-/**
- * Whether two stems are one action: equal, or the first the second with at most three letters
- * more that the stemmer kept ("rebalanc" of rebalancing and "rebal" of rebalance). "download" is
- * no "down", "write" no "writecach".
- */
-export function sameAction(stemmed: string, action: string): boolean {
-  return (
-    stemmed === action || (action.length >= 4 && stemmed.startsWith(action) && stemmed.length - action.length <= 3)
-  );
-}
-
-/** A flag that turns an action off: its term, and the stems of its description ("mark" and "out" of noout's). */
-export interface NegatedFlag {
-  flag: string;
-  described: ReadonlySet<string>;
-}
-
-/**
- * Parameters named "no" and an action that their own description says is off: Ceph's `noout`
- * ("OSDs will not automatically be marked out"), `norebalance` ("Rebalancing of PGs is
- * suspended"). By the stem of the action. "nodes", "notes" or `nocow` ("Set the NOCOW flag")
- * say no action of theirs.
- */
-export function negatedFlags(endpoints: readonly Endpoint[], stems?: Map<string, string>): Map<string, NegatedFlag> {
-  const out = new Map<string, NegatedFlag>();
-  for (const e of endpoints) {
-    for (const [name, p] of Object.entries(e.parameters)) {
-      const action = /^no([a-z]{3,})$/.exec(name)?.[1];
-      const key = action === undefined ? undefined : stem(action, stems);
-      if (key === undefined || out.has(key)) continue;
-      const text = typeof p.description === "string" ? p.description : "";
-      // Its description says the action is off ("will not", "suspended", "disabled", "ignored"),
-      // not merely that a flag exists ("Enable SMURFS filter.").
-      if (!OFF.test(text)) continue;
-      const described = words(text).map((w) => stem(w, stems));
-      if (described.some((d) => sameAction(d, key)))
-        out.set(key, { flag: stem(name, stems), described: new Set(described) });
-    }
-  }
-  return out;
-}
-
-/**
- * The paths in a file system the endpoints' descriptions say, less the punctuation after them
- * ("/etc/hosts"); not an API path ("/cluster/acme/meta").
- */
-function describedPaths(endpoints: readonly Endpoint[]): Set<string> {
-  return new Set(
-    endpoints
-      .flatMap((e) => e.description.match(/(?<=^|\s)\/[\w.@+-]+(?:\/[\w.@+-]+)*/g) ?? [])
-      .map((path) => path.replace(/[.,;:]+$/, ""))
-      .filter((path) => valueKinds(path).includes("file")),
-  );
-}
-
-/** The `type` enum of the endpoint that defines storages (POST /storage): zfs, zfspool, lvm, lvmthin, nfs, pbs... */
-function storageTypes(endpoints: readonly Endpoint[]): Set<string> {
-  const define = endpoints.find((e) => e.method === "POST" && e.path === "/storage");
-  return new Set((define?.parameters.type?.enum ?? []).filter((v): v is string => typeof v === "string"));
-}
-
-/** Enums of kinds counted per endpoint, at most (the schema's most is a handful). */
-export const ENUMS_PER_ENDPOINT = 256;
-
-/** Which enums of kinds of which endpoints each term is a value of. */
-function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, postings: Postings): Map<string, number[]> {
-  const spans = new Map<string, number[]>();
-  endpoints.forEach((e, id) => {
-    kindEnumsOf(e)
-      .slice(0, ENUMS_PER_ENDPOINT)
-      .forEach((values, k) => {
-        // One word per value ("qemu", "vztmpl"); a value of several ("serial-port-socket-only") is no kind.
-        const seen = new Set<number>();
-        for (const value of values) {
-          const words = terms.identifier(value);
-          if (words.length === 1) seen.add(words[0]!);
-        }
-        for (const t of seen) {
-          const term = postings.termOf(t);
-          const keys = spans.get(term);
-          if (keys) keys.push(id * ENUMS_PER_ENDPOINT + k);
-          else spans.set(term, [id * ENUMS_PER_ENDPOINT + k]);
-        }
-      });
-  });
-  return spans;
-}
-
-/**
- * What the VM and the container variant of one answer share: the method and the path, with the
- * guest's kind left out. At most two endpoints share one (search-rank.ts relies on it).
- */
-export function familyKey(e: { method: string; path: string }): string {
-  return `${e.method} ${e.path.replace(/^\/nodes\/\{node\}\/(qemu|lxc)(?=\/|$)/, "/nodes/{node}/guest")}`;
-}
-
-/**
- * The collections whose item placeholder names their items otherwise than their path does
- * (/access/domains/{realm}: a realm is a domain's item), by the placeholder's stem; not when the
- * placeholder is a collection's own noun, nor when it names items of two collections.
- */
-export function collectionAliases(
-  endpoints: readonly Endpoint[],
-  listed: ReadonlyMap<string, string>,
-  stems: StemMemo,
-): Map<string, string> {
-  const collections = new Set(listed.values());
-  const found = new Map<string, Set<string>>();
-  for (const e of endpoints) {
-    const m = /^(.*)\/\{([a-z]+)\}$/.exec(e.path);
-    const collection = m ? listed.get(m[1]!) : undefined;
-    if (!m || collection === undefined) continue;
-    const noun = stem(m[2]!.replace(/id$/, ""), stems);
-    if (noun.length < 3 || noun === collection || collections.has(noun)) continue;
-    found.set(noun, (found.get(noun) ?? new Set()).add(collection));
-  }
-  const aliases = new Map<string, string>();
-  for (const [noun, of] of found) if (of.size === 1) aliases.set(noun, [...of][0]!);
-  return aliases;
-}
-
-/** Each endpoint's place among equal ranks (SearchIndex.tieOrder). */
-export function tieOrderOf(endpoints: readonly { path: string }[]): Int32Array {
-  const ids = endpoints.map((_, id) => id);
-  ids.sort((a, b) => {
-    const pa = endpoints[a]!.path;
-    const pb = endpoints[b]!.path;
-    return pa.length - pb.length || pa.localeCompare(pb) || a - b;
-  });
-  const order = new Int32Array(endpoints.length);
-  ids.forEach((id, place) => (order[id] = place));
-  return order;
-}
-
-/** The stems of the words of the POSTs' paths and `type` values, and what they create (SearchIndex.postWords). */
-function postWords(endpoints: readonly Endpoint[], creatable: ReadonlySet<string>, stems: StemMemo): Set<string> {
-  const out = new Set(creatable);
-  for (const e of endpoints) {
-    if (e.method !== "POST") continue;
-    const kinds = (e.parameters.type?.enum ?? []).filter((v): v is string => typeof v === "string");
-    const named = [...e.path.split("/").filter((s) => s && !s.startsWith("{")), ...kinds];
-    for (const name of named) for (const w of identifierWords(name)) out.add(stem(w, stems));
-  }
-  return out;
-}
-
-/** What an index's summary says it indexes: the word before "index" ("QEMU Guest Agent command index."), not "directory". */
-export function indexNoun(description: string, stems: StemMemo): string | undefined {
-  const word = /(\w+) index\b/i.exec(firstSentence(description))?.[1]?.toLowerCase();
-  return word === undefined || word === "directory" ? undefined : stem(word, stems);
 }

@@ -6,7 +6,8 @@
 import { stem, type StemMemo } from "./stem.ts";
 import { PARTICLES, STOPWORDS } from "./text.ts";
 import { LXC_WORDS, METHOD_HINTS, QEMU_WORDS } from "./synonyms.ts";
-import { sameAction, type Check, type SearchIndex } from "./search-index.ts";
+import type { SearchIndex } from "./search-index.ts";
+import { sameAction, type Check } from "./search-index-facts.ts";
 import type { QueryFacts } from "./search-score.ts";
 import { phraseAt, splitCompound } from "./search-terms.ts";
 import { hostsByName, scopeOf } from "./search-scope.ts";

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { parseEvalQueries } from "../../src/catalog/eval.ts";
 import { Catalog } from "../../src/catalog/catalog.ts";
-import { familyKey, tieOrderOf } from "../../src/catalog/search-index.ts";
+import { familyKey, tieOrderOf } from "../../src/catalog/search-index-facts.ts";
 import { rankedPrefix } from "../../src/catalog/search.ts";
 import { realCatalogs } from "../support/real-catalog.ts";
 import { DEV_QUERIES, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";

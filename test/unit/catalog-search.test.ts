@@ -53,14 +53,9 @@ import {
   holdersOf,
   possessors,
 } from "../../src/catalog/search-objects.ts";
-import {
-  collectionAliases,
-  guestsOfBothKinds,
-  listsThrough,
-  negatedFlags,
-  rareStems,
-  type SearchIndex,
-} from "../../src/catalog/search-index.ts";
+import { rareStems, type SearchIndex } from "../../src/catalog/search-index.ts";
+import { guestsOfBothKinds } from "../../src/catalog/search-fields.ts";
+import { collectionAliases, listsThrough, negatedFlags } from "../../src/catalog/search-index-facts.ts";
 import {
   asksCause,
   asksDoer,
