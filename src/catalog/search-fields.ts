@@ -1,6 +1,6 @@
 // What each endpoint is as a document of the search index: its weighted fields (path, names,
-// summary, description, parameters, returned fields, docs) and the words it takes from its
-// siblings. search-index.ts turns these into postings.
+// summary, description, parameters, returned fields, docs), the word "guest" where a text names
+// both kinds, and the words it takes from its siblings. search-index.ts turns these into postings.
 import { collectionPath, isDeprecated, returnFields, type Endpoint } from "./model.ts";
 import { LXC_WORDS, QEMU_WORDS } from "./synonyms.ts";
 import { firstSentence, markupToText } from "./text.ts";

@@ -1,10 +1,10 @@
-// What the index knows of the endpoints besides their words, worked out once from the schema:
-// which guest an endpoint takes, the checks it offers, the flags that turn an action off, the
-// names of lists' items, the words of what POSTs create, and the order among equal ranks.
-import { kindEnumsOf, type Endpoint } from "./model.ts";
+// The facts the index keeps beside its postings (the SearchIndex fields the query's reading
+// uses): the checks the API offers, the flags that turn an action off, the other names of
+// lists' items, the files descriptions name, storage types, the words of what POSTs create and
+// the order among equal ranks. Per-endpoint facts for the score factors are in search-facts.ts.
+import type { Endpoint } from "./model.ts";
 import { stem, type StemMemo } from "./stem.ts";
 import { firstSentence, identifierWords, words } from "./text.ts";
-import type { Postings, TermCache } from "./search-terms.ts";
 import { valueKinds } from "./search-values.ts";
 
 /** The formats of a guest's ID (pve-common's PVE::JSONSchema, pve-ha-manager's PVE::HA::Tools). */
@@ -33,20 +33,6 @@ const isBackupVolume = (p: Endpoint["parameters"][string]) =>
 
 /** A read that checks whether an action can be done: "Check if …", "Get preconditions for …". */
 const CHECK = /\bcheck if\b|\bpreconditions?\b/i;
-
-export function collectionParents(listed: ReadonlyMap<string, string>, stems: StemMemo): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const [path, collection] of listed) {
-    const above = path
-      .split("/")
-      .slice(0, -1)
-      .filter((s) => s && !s.startsWith("{"));
-    const set = out.get(collection) ?? new Set<string>();
-    for (const segment of above) for (const w of identifierWords(segment)) set.add(stem(w, stems));
-    out.set(collection, set);
-  }
-  return out;
-}
 
 /** An action the API can check before it is done, and the objects it checks it for (none: any). */
 export interface Check {
@@ -82,6 +68,21 @@ export function checksOf(endpoints: readonly Endpoint[], identity: readonly stri
 export function listsThrough(path: string, listed: ReadonlyMap<string, string>): (string | undefined)[] {
   const segments = path.split("/");
   return segments.flatMap((s, at) => (s.startsWith("{") ? [listed.get(segments.slice(0, at).join("/"))] : []));
+}
+
+/** Per collection's stem, the stems of the path words above it ("usb": "mapping" of /cluster/mapping/usb). */
+export function collectionParents(listed: ReadonlyMap<string, string>, stems: StemMemo): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [path, collection] of listed) {
+    const above = path
+      .split("/")
+      .slice(0, -1)
+      .filter((s) => s && !s.startsWith("{"));
+    const set = out.get(collection) ?? new Set<string>();
+    for (const segment of above) for (const w of identifierWords(segment)) set.add(stem(w, stems));
+    out.set(collection, set);
+  }
+  return out;
 }
 
 /** Words by which a flag's description says its action is off. */
@@ -146,33 +147,6 @@ export function describedPaths(endpoints: readonly Endpoint[]): Set<string> {
 export function storageTypes(endpoints: readonly Endpoint[]): Set<string> {
   const define = endpoints.find((e) => e.method === "POST" && e.path === "/storage");
   return new Set((define?.parameters.type?.enum ?? []).filter((v): v is string => typeof v === "string"));
-}
-
-/** Enums of kinds counted per endpoint, at most (the schema's most is a handful). */
-export const ENUMS_PER_ENDPOINT = 256;
-
-/** Which enums of kinds of which endpoints each term is a value of. */
-export function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, postings: Postings): Map<string, number[]> {
-  const spans = new Map<string, number[]>();
-  endpoints.forEach((e, id) => {
-    kindEnumsOf(e)
-      .slice(0, ENUMS_PER_ENDPOINT)
-      .forEach((values, k) => {
-        // One word per value ("qemu", "vztmpl"); a value of several ("serial-port-socket-only") is no kind.
-        const seen = new Set<number>();
-        for (const value of values) {
-          const words = terms.identifier(value);
-          if (words.length === 1) seen.add(words[0]!);
-        }
-        for (const t of seen) {
-          const term = postings.termOf(t);
-          const keys = spans.get(term);
-          if (keys) keys.push(id * ENUMS_PER_ENDPOINT + k);
-          else spans.set(term, [id * ENUMS_PER_ENDPOINT + k]);
-        }
-      });
-  });
-  return spans;
 }
 
 /**

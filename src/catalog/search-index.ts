@@ -1,6 +1,6 @@
-// Builds the search index: each endpoint a small document of weighted fields, plus the facts
-// about it that the score factors use (guest kind, item or collection, navigation, twins).
-import { endsInPlaceholder, placeholders, type Endpoint } from "./model.ts";
+// Builds the search index: each endpoint's fields (search-fields.ts) as weighted postings, plus
+// the facts the score factors and the query's reading use (search-facts.ts, search-index-facts.ts).
+import { endsInPlaceholder, kindEnumsOf, placeholders, type Endpoint } from "./model.ts";
 import { homeOf } from "./cli-map.ts";
 import { stem, StemCache, type StemMemo } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
@@ -50,7 +50,6 @@ import {
   collectionParents,
   familyKey,
   describedPaths,
-  enumSpans,
   indexNoun,
   listsThrough,
   negatedFlags,
@@ -546,4 +545,31 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     subsystemLists: subsystemLists(paths, subsystems, stemOf),
     rootLists: rootLists(paths, stemOf),
   };
+}
+
+/** Enums of kinds counted per endpoint, at most (the schema's most is a handful). */
+export const ENUMS_PER_ENDPOINT = 256;
+
+/** Which enums of kinds of which endpoints each term is a value of. */
+export function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, postings: Postings): Map<string, number[]> {
+  const spans = new Map<string, number[]>();
+  endpoints.forEach((e, id) => {
+    kindEnumsOf(e)
+      .slice(0, ENUMS_PER_ENDPOINT)
+      .forEach((values, k) => {
+        // One word per value ("qemu", "vztmpl"); a value of several ("serial-port-socket-only") is no kind.
+        const seen = new Set<number>();
+        for (const value of values) {
+          const words = terms.identifier(value);
+          if (words.length === 1) seen.add(words[0]!);
+        }
+        for (const t of seen) {
+          const term = postings.termOf(t);
+          const keys = spans.get(term);
+          if (keys) keys.push(id * ENUMS_PER_ENDPOINT + k);
+          else spans.set(term, [id * ENUMS_PER_ENDPOINT + k]);
+        }
+      });
+  });
+  return spans;
 }
