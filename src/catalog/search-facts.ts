@@ -95,6 +95,30 @@ const holdsNodes = (name: string, prop: unknown) => {
   return nodeFormat(prop) || (/^node(?:s|-list)?$/.test(name) && (type === undefined || type === "string"));
 };
 
+/** The formats of a guest's ID (pve-common's PVE::JSONSchema, pve-ha-manager's PVE::HA::Tools). */
+const GUEST_ID_FORMATS = new Set(["pve-vmid", "pve-ha-resource-or-vm-id"]);
+/**
+ * Whether an endpoint takes an existing guest by its ID: a filter ("Only list tasks for this
+ * VM"), an HA resource's `sid`; not the `vmid` a POST requires, which is the new guest's or the
+ * owner of a new volume ("Allocate disk images"). Or one guest's backup by its volume.
+ */
+export const takesGuest = (e: Endpoint) =>
+  Object.values(e.parameters).some(
+    (p) =>
+      (typeof p.format === "string" &&
+        GUEST_ID_FORMATS.has(p.format) &&
+        !(e.method === "POST" && p.format === "pve-vmid" && !p.optional)) ||
+      isBackupVolume(p),
+  );
+
+/**
+ * A parameter that takes a backup by its volume ("Backup volume ID or name" of file-restore):
+ * a backup is one guest's (PVE::Storage::archive_info reads the guest's ID from its name), so
+ * "the files in the PBS backup of VM 120" speaks of that guest.
+ */
+const isBackupVolume = (p: Endpoint["parameters"][string]) =>
+  typeof p.description === "string" && /^backup volume\b/i.test(p.description);
+
 /**
  * A node's name has a place in it: the path's {node}; a parameter that holds node names
  * (`target`, `nodes`, `node-list`), or a key of one of its property strings (the `node` of a
