@@ -390,12 +390,6 @@ export function runSearch(
   // Each endpoint found, with what its score is at most (every factor above 1 its method can get
   // applying at once), so that only those that may reach the page are scored in full: most
   // endpoints a query touches share a word or two with it and rank far below.
-  const ceilings = new Map<string, number>();
-  const ceilingOf = (method: string) => {
-    let ceiling = ceilings.get(method);
-    if (ceiling === undefined) ceilings.set(method, (ceiling = factorCeiling(method, analysis)));
-    return ceiling;
-  };
   const candidates: Candidate[] = [];
   for (let id = 0; id < n; id++) {
     const place = pinned.indexOf(id);
@@ -413,7 +407,8 @@ export function runSearch(
     const bound =
       place >= 0
         ? Infinity
-        : (ofObject ? PINNED * OBJECT_TIER : 0) + (inHome ? HOME_FACTOR : 1) * (base * ceilingOf(e.method));
+        : (ofObject ? PINNED * OBJECT_TIER : 0) +
+          (inHome ? HOME_FACTOR : 1) * (base * factorCeiling(e.method, analysis));
     candidates.push({ id, base, place, inHome, ofObject, bound });
   }
   const scored = (candidate: Candidate): Ranked => {

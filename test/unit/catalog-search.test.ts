@@ -92,6 +92,10 @@ import { miniCatalog } from "../support/catalog.ts";
 import { DEV_QUERIES, DEV_QUERIES_2, DOCS_DIR, haveSharedData, SCHEMA_DIR, SCHEMA_FILES } from "../support/shared.ts";
 import { realCatalogs } from "../support/real-catalog.ts";
 
+/** An endpoint with only what the index reads of these tests: its method, path, description and parameters. */
+const stubEndpoint = (method: string, path: string, description: string, parameters: Record<string, unknown> = {}) =>
+  ({ method, path, name: "x", description, parameters }) as unknown as Endpoint;
+
 const HELD_OUT_QUERIES = resolve(import.meta.dir, "../fixtures/search-heldout.json");
 
 /** The PVE 9.1 catalog, and with `docs` a second one with the 9.1.3 docs attached as the server reads them (the same loader, from a local directory). */
@@ -2201,7 +2205,7 @@ describe("the thirty-second round of issue 11: the noun before a preposition, th
   // Only what an endpoint says of itself: a parameter's "vm:100 / ct:100" names no guests' action.
   test("an endpoint's own text naming VMs and containers names guests, a parameter's does not", () => {
     const endpoint = (path: string, description: string, parameters = {}) =>
-      ({ method: "POST", path, name: "x", description, parameters }) as unknown as Endpoint;
+      stubEndpoint("POST", path, description, parameters);
     const index = buildSearchIndex([
       endpoint("/nodes/{node}/migrateall", "Migrate all VMs and Containers."),
       endpoint("/cluster/ha/resources", "Create a new HA resource.", {
@@ -2280,8 +2284,7 @@ describe("the thirty-second round of issue 11: the noun before a preposition, th
 });
 
 describe("docs words: those the schema lacks or says of at most two endpoints", () => {
-  const endpoint = (path: string, description: string) =>
-    ({ method: "GET", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
+  const endpoint = (path: string, description: string) => stubEndpoint("GET", path, description);
   const endpoints = [
     endpoint("/a", "Show the fencing state and the backup."),
     endpoint("/b", "List the backup jobs."),
@@ -2731,8 +2734,7 @@ describe("a verb of saying with its subject names no endpoint", () => {
 });
 
 describe("a file's path that an endpoint's description says", () => {
-  const endpoint = (path: string, description: string) =>
-    ({ method: "POST", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
+  const endpoint = (path: string, description: string) => stubEndpoint("POST", path, description);
   const index = buildSearchIndex([
     endpoint("/nodes/{node}/hosts", "Write /etc/hosts."),
     endpoint("/nodes/{node}/dns", "Write DNS settings."),
@@ -2752,8 +2754,7 @@ describe("a file's path that an endpoint's description says", () => {
 });
 
 describe("words joined by slashes", () => {
-  const endpoint = (path: string, description: string) =>
-    ({ method: "PUT", path, name: "x", description, parameters: {} }) as unknown as Endpoint;
+  const endpoint = (path: string, description: string) => stubEndpoint("PUT", path, description);
   const index = buildSearchIndex([
     endpoint("/nodes/{node}/network", "Reload network configuration"),
     endpoint("/nodes/{node}/time", "Set time zone."),
