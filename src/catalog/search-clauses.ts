@@ -720,39 +720,51 @@ const LOGIN_VERB_MARKERS = new Set([
   "never",
   "unable",
 ]);
+/** Determiners that count what follows: "every login" is each time someone logs in. */
+const QUANTIFIERS = new Set(["each", "every", "all", "some", "any"]);
 /** How far before "login" such a word makes it the verb ("can the user login"). */
 const VERB_REACH = 3;
-/** How much "login" as a noun counts: it names the user's account, page or password, not the act of logging in. */
+/** How much "login" before the noun it qualifies counts ("login page", "login password"): it names the act only in passing. */
 const LOGIN_NOUN_WEIGHT = 0.3;
 
 /**
- * "change my own login password", "a proxmox login for the new hire", "login page": "login"
- * after a determiner or a possessive (one word may stand between: "a second login step"), or
- * before the noun it qualifies, is the noun: an account, its screen, its password. The API's
- * "login" is the act (POST /access/ticket logs a client in), which the noun names only in
- * passing, so it counts for little. It stays the act after "to" or a modal ("try to login
- * again", "users cannot login"), before a preposition ("login with username/password") and as
- * the subject of a verb ("api login fails with 401").
+ * "a proxmox login for the new hire", "change my own login password", "login page": "login"
+ * after a determiner or a possessive (one word may stand between: "a second login step", "a
+ * proxmox login"), or before the noun it qualifies, is the noun. The API's "login" is the act
+ * (POST /access/ticket logs a client in). Before the noun it qualifies (its screen, its password,
+ * its realm) it names that act only in passing, so it counts for little; as the head of its
+ * phrase ("needs a login", "switch off their login") it is the account itself, which the API
+ * calls a user (the users' `enable`: "Enable the account (default)"). It stays the act after "to" or a modal ("try to login again", "users cannot
+ * login"), before a preposition ("login with username/password") and as the subject of a verb
+ * ("api login fails with 401").
  */
 export function markLoginNoun(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     if (!LOGIN_NOUNS.has(t.word) || t.literal || t.inName) return;
     const marks = (w: string | undefined) => w !== undefined && (DETERMINERS.has(w) || POSSESSIVES.has(w));
     const before = tokens[k - 1];
-    // A determiner right before it makes it the noun even after "to" ("go to the login page").
+    // A determiner right before it makes it the noun even after "to" ("go to the login page");
+    // one word may stand between them ("a proxmox login"), unless a verb precedes ("can the user login").
     const right = marks(before?.word);
     if (!right && tokens.slice(Math.max(0, k - VERB_REACH), k).some((b) => LOGIN_VERB_MARKERS.has(b.word))) return;
+    const determiner = right
+      ? before!.word
+      : before !== undefined && marks(tokens[k - 2]?.word)
+        ? tokens[k - 2]!.word
+        : undefined;
     const after = tokens[k + 1];
     if (after !== undefined && inflectedVerb(after.word)) return;
-    const determined = right || (before !== undefined && !STOPWORDS.has(before.word) && marks(tokens[k - 2]?.word));
     const qualifies =
       after !== undefined &&
       !after.literal &&
       !after.inName &&
       !STOPWORDS.has(after.word) &&
       !PREPOSITIONS.has(after.word);
-    if (!determined && !qualifies) return;
-    tokens[k] = { ...t, context: true, weight: t.weight * LOGIN_NOUN_WEIGHT };
+    if (determiner === undefined && !qualifies) return;
+    // The head of its phrase is the account, unless counted ("every login": each time someone logs in).
+    if (qualifies || QUANTIFIERS.has(determiner ?? ""))
+      tokens[k] = { ...t, context: true, weight: t.weight * LOGIN_NOUN_WEIGHT };
+    else tokens[k] = { ...t, account: true };
   });
 }
 

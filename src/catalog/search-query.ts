@@ -370,7 +370,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     !t.literal &&
     !t.inName &&
     (t.word === "up" || ((t.word === "run" || t.word === "runs") && !DOERS.has(tokens[k - 1]?.word ?? "")));
-  const raw = tokens.map((t, k) => (says(t, k) ? "running" : t.word));
+  // "needs a login": the account, which the API calls a user.
+  const raw = tokens.map((t, k) => (says(t, k) ? "running" : t.account ? "user" : t.word));
 
   const found = new QueryConcepts(index);
   const concepts = found.list;

@@ -180,6 +180,8 @@ export interface Token {
   purpose?: boolean;
   /** Part of a subordinate clause: when the request applies ("whenever its host reboots") or what its noun is ("a role that can only start VMs"). */
   subordinate?: boolean;
+  /** "login" as the head of its noun phrase ("needs a login", "switch off their login"): the account itself. */
+  account?: boolean;
 }
 
 /**

@@ -3160,28 +3160,36 @@ describe("what fails, after a negated auxiliary, is no request", () => {
 });
 
 describe('"login" as a noun names an account or its page, not the act', () => {
-  test.each<[string, string[]]>([
-    // After a determiner or a possessive, or before the noun it qualifies: the noun.
-    ["reset her login password", ["login"]],
-    ["the intern needs a login for the web UI", ["login"]],
-    ["put a warning banner on the login screen", ["login"]],
-    ["bob forgot his login", ["login"]],
-    ["count every login of root@pam", ["login"]],
-    ["login page of the web UI", ["login"]],
-    ["a second login step for bob", ["login"]],
-    ["go to the login page of pve1", ["login"]],
+  const marked = (query: string) => {
+    const words = markedTokens(query, markLoginNoun);
+    return { passing: words((t) => t.context), account: words((t) => t.account) };
+  };
+  test.each<[string, string[], string[]]>([
+    // The head of its phrase, after a determiner or a possessive (one word may stand between):
+    // the account itself, which the API calls a user.
+    ["the intern needs a login for the web UI", [], ["login"]],
+    ["a new hire starts on monday and needs a proxmox login", [], ["login"]],
+    ["bob forgot his login", [], ["login"]],
+    ["a coworker quit today, switch off their login", [], ["login"]],
+    // Before the noun it qualifies, or counted ("every login": each time someone logs in): the act, in passing.
+    ["reset her login password", ["login"], []],
+    ["put a warning banner on the login screen", ["login"], []],
+    ["count every login of root@pam", ["login"], []],
+    ["login page of the web UI", ["login"], []],
+    ["a second login step for bob", ["login"], []],
+    ["go to the login page of pve1", ["login"], []],
     // Before a preposition, after "to" or a modal, or as the subject of a verb: the act.
-    ["login with username and password and return the CSRF token", []],
-    ["how do I login to the API from a script", []],
-    ["I want to login as root@pam", []],
-    ["try to login again", []],
-    ["users cannot login after the upgrade", []],
-    ["how can the user login", []],
-    ["api login fails with 401", []],
+    ["login with username and password and return the CSRF token", [], []],
+    ["how do I login to the API from a script", [], []],
+    ["I want to login as root@pam", [], []],
+    ["try to login again", [], []],
+    ["users cannot login after the upgrade", [], []],
+    ["how can the user login", [], []],
+    ["api login fails with 401", [], []],
     // A name with "login" in it is no word of the request.
-    ["show the group login-admins", []],
-  ])("%s: %j", (query, nouns) => {
-    expect(markedTokens(query, markLoginNoun)((t) => t.context)).toEqual(nouns);
+    ["show the group login-admins", [], []],
+  ])("%s: passing %j, account %j", (query, passing, account) => {
+    expect(marked(query)).toEqual({ passing, account });
   });
 });
 
@@ -3898,7 +3906,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 90, 95.8],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 89.2, 96.7],
+  ["search-fresh7-sealed", true, 89.2, 97.5],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   // First back to its floor before the twenty-second round (its top five rose, 94.2 to 95): a word
@@ -3922,7 +3930,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
   ["search-fresh15-sealed", true, 82.5, 94.2],
-  ["search-fresh16-sealed", true, 82.7, 90.9],
+  ["search-fresh16-sealed", true, 83.6, 91.8],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
@@ -3930,7 +3938,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh17-sealed", true, 89.1, 98.2],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
-  ["search-fresh18-sealed", true, 80.9, 93.6],
+  ["search-fresh18-sealed", true, 80.9, 94.5],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
@@ -3947,7 +3955,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh23-sealed", true, 77.3, 88.2],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 80, 89.1],
+  ["search-fresh24-sealed", true, 80.9, 90],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 80.9, 90],
@@ -3970,7 +3978,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh41-sealed", true, 87.3, 92.7], // top five lowered (see search-fresh-tune)
   // The fourteenth round's opened check, one of four written at its start: measured at the start
   // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
-  ["search-fresh46-sealed", true, 85.5, 94.5],
+  ["search-fresh46-sealed", true, 86.4, 95.5],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
   ["search-fresh50-sealed", true, 80, 91.8],
