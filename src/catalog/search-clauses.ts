@@ -719,41 +719,50 @@ const LOGIN_VERB_MARKERS = new Set([
   "not",
   "never",
   "unable",
+  // "those who login via SSO": the relative pronoun is the one who logs in.
+  "who",
 ]);
 /** Determiners that count what follows: "every login" is each time someone logs in. */
 const QUANTIFIERS = new Set(["each", "every", "all", "some", "any"]);
+/** Prepositions after "login" that say how one logs in ("login via LDAP", "the api login with a token"): the act. */
+const LOGIN_MANNER = new Set(["via", "with", "as", "through", "using", "into", "from"]);
 /** How far before "login" such a word makes it the verb ("can the user login"). */
 const VERB_REACH = 3;
-/** How much "login" before the noun it qualifies counts ("login page", "login password"): it names the act only in passing. */
+/** How much "login" counts when a noun names the act only in passing ("login page", "every login"). */
 const LOGIN_NOUN_WEIGHT = 0.3;
 
 /**
  * "a proxmox login for the new hire", "change my own login password", "login page": "login"
- * after a determiner or a possessive (one word may stand between: "a second login step", "a
- * proxmox login"), or before the noun it qualifies, is the noun. The API's "login" is the act
- * (POST /access/ticket logs a client in). Before the noun it qualifies (its screen, its password,
- * its realm) it names that act only in passing, so it counts for little; as the head of its
- * phrase ("needs a login", "switch off their login") it is the account itself, which the API
- * calls a user (the users' `enable`: "Enable the account (default)"). It stays the act after "to" or a modal ("try to login again", "users cannot
- * login"), before a preposition ("login with username/password") and as the subject of a verb
- * ("api login fails with 401").
+ * after a determiner or a possessive (one word may stand between: "a second login step"), or
+ * before the noun it qualifies, is the noun. The API's "login" is the act (POST /access/ticket
+ * logs a client in), which such a noun names only in passing, so it counts for little. As the
+ * head of its phrase it is the account itself, which the API calls a user (the users' `enable`:
+ * "Enable the account (default)"): right after its determiner or with a stopword between ("needs
+ * a proxmox login", "switch off their login"), in the singular, not counted ("every login": each
+ * time someone logs in) and not followed by how one logs in ("the login via LDAP"). It stays the act after "to" or a modal ("try to login again", "users
+ * cannot login"), before a preposition ("login with username/password") and as the subject of
+ * a verb ("api login fails with 401").
  */
 export function markLoginNoun(tokens: Token[]): void {
+  const determinerAt = (i: number): string | undefined => {
+    const word = tokens[i]?.word;
+    return word !== undefined && (DETERMINERS.has(word) || POSSESSIVES.has(word)) ? word : undefined;
+  };
   tokens.forEach((t, k) => {
     if (!LOGIN_NOUNS.has(t.word) || t.literal || t.inName) return;
-    const marks = (w: string | undefined) => w !== undefined && (DETERMINERS.has(w) || POSSESSIVES.has(w));
-    const before = tokens[k - 1];
-    // A determiner right before it makes it the noun even after "to" ("go to the login page");
-    // one word may stand between them ("a proxmox login"), unless a verb precedes ("can the user login").
-    const right = marks(before?.word);
-    if (!right && tokens.slice(Math.max(0, k - VERB_REACH), k).some((b) => LOGIN_VERB_MARKERS.has(b.word))) return;
-    const determiner = right
-      ? before!.word
-      : before !== undefined && marks(tokens[k - 2]?.word)
-        ? tokens[k - 2]!.word
-        : undefined;
+    // A determiner right before it makes it the noun even after "to" ("go to the login page").
+    const adjacent = determinerAt(k - 1);
+    if (
+      adjacent === undefined &&
+      tokens.slice(Math.max(0, k - VERB_REACH), k).some((b) => LOGIN_VERB_MARKERS.has(b.word))
+    )
+      return;
     const after = tokens[k + 1];
     if (after !== undefined && inflectedVerb(after.word)) return;
+    // The word between may not end a clause: in "create a VM, login and check it" the login opens one.
+    const between = tokens[k - 1];
+    const betweenEndsClause = between !== undefined && t.clauseStart && !STOPWORDS.has(between.word);
+    const determiner = adjacent ?? (betweenEndsClause ? undefined : determinerAt(k - 2));
     const qualifies =
       after !== undefined &&
       !after.literal &&
@@ -761,10 +770,14 @@ export function markLoginNoun(tokens: Token[]): void {
       !STOPWORDS.has(after.word) &&
       !PREPOSITIONS.has(after.word);
     if (determiner === undefined && !qualifies) return;
-    // The head of its phrase is the account, unless counted ("every login": each time someone logs in).
-    if (qualifies || QUANTIFIERS.has(determiner ?? ""))
-      tokens[k] = { ...t, context: true, weight: t.weight * LOGIN_NOUN_WEIGHT };
-    else tokens[k] = { ...t, account: true };
+    const account =
+      determiner !== undefined &&
+      !qualifies &&
+      !t.word.endsWith("s") &&
+      (adjacent !== undefined || (between !== undefined && STOPWORDS.has(between.word))) &&
+      !QUANTIFIERS.has(determiner) &&
+      !LOGIN_MANNER.has(after?.word ?? "");
+    tokens[k] = account ? { ...t, account: true } : { ...t, context: true, weight: t.weight * LOGIN_NOUN_WEIGHT };
   });
 }
 
