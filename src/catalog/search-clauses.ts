@@ -739,9 +739,10 @@ const LOGIN_NOUN_WEIGHT = 0.3;
  * head of its phrase it is the account itself, which the API calls a user (the users' `enable`:
  * "Enable the account (default)"): right after its determiner or with a stopword between ("needs
  * a proxmox login", "switch off their login"), in the singular, not counted ("every login": each
- * time someone logs in) and not followed by how one logs in ("the login via LDAP"). It stays the act after "to" or a modal ("try to login again", "users
- * cannot login"), before a preposition ("login with username/password") and as the subject of
- * a verb ("api login fails with 401").
+ * time someone logs in) and not followed by how one logs in ("the login via LDAP"). It stays
+ * the act after "to", a modal or "who" ("try to login again", "users cannot login"), before a
+ * preposition ("login with username/password") and as the subject of a verb ("api login fails
+ * with 401").
  */
 export function markLoginNoun(tokens: Token[]): void {
   const determinerAt = (i: number): string | undefined => {
