@@ -66,6 +66,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh46-sealed.json`,
       `${fixtures}/search-fresh50-sealed.json`,
       `${fixtures}/search-fresh54-sealed.json`,
+      `${fixtures}/search-fresh56-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

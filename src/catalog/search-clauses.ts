@@ -13,6 +13,7 @@ import {
   KNOWING_VERBS,
   NODE_WORDS,
   GUEST_WORDS,
+  MACHINE_WORDS,
   DETERMINERS,
   LEADING_WORDS,
   QUESTION_WORDS,
@@ -678,9 +679,11 @@ const SAYING_FORMS = new Set([
   "printed",
 ]);
 /** The base forms, after an auxiliary of a question ("what IPs does VM 330 report"). */
-const SAYING_VERBS = new Set(["report", "say", "show", "tell", "return", "print"]);
+const SAYING_VERBS = new Set(["report", "say", "show", "tell", "return", "print", "think"]);
 /** How much a verb of saying counts: it only tells whose word the answer is. */
 const SAYING_WEIGHT = 0.2;
+/** How much the subject of an asked verb of saying counts: it is the source, not the answer. */
+const SOURCE_WEIGHT = 0.3;
 
 /**
  * "what IP addresses does the guest agent report for VM 105", "the addresses the agent reports",
@@ -691,12 +694,19 @@ const SAYING_WEIGHT = 0.2;
 export function markSaying(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     if (t.literal || t.clauseStart || t.context) return;
-    const asked =
-      SAYING_VERBS.has(t.word) &&
-      tokens.slice(Math.max(0, k - 5), k).some((b) => QUESTION_AUXILIARIES.has(b.word)) &&
-      !DETERMINERS.has(tokens[k - 1]?.word ?? "");
+    const from = Math.max(0, k - 8);
+    const auxiliary = tokens.slice(from, k).findLastIndex((b) => QUESTION_AUXILIARIES.has(b.word));
+    const asked = SAYING_VERBS.has(t.word) && auxiliary >= 0 && !DETERMINERS.has(tokens[k - 1]?.word ?? "");
     if (!SAYING_FORMS.has(t.word) && !asked) return;
     tokens[k] = { ...t, context: true, weight: t.weight * SAYING_WEIGHT };
+    if (!asked) return;
+    // "what hostname does the guest OS in VM 101 report": its subject, between the auxiliary and
+    // the verb, is whose word the answer is, not what is asked for; the guest it speaks of is.
+    for (let j = from + auxiliary + 1; j < k; j++) {
+      const s = tokens[j]!;
+      if (s.literal || s.context || STOPWORDS.has(s.word) || MACHINE_WORDS.has(s.word) || /\d/.test(s.word)) continue;
+      tokens[j] = { ...s, context: true, weight: s.weight * SOURCE_WEIGHT };
+    }
   });
 }
 
@@ -780,6 +790,79 @@ export function markLoginNoun(tokens: Token[]): void {
       !LOGIN_MANNER.has(after?.word ?? "");
     tokens[k] = account ? { ...t, account: true } : { ...t, context: true, weight: t.weight * LOGIN_NOUN_WEIGHT };
   });
+}
+
+/** Words that start logging in ("log in", "sign on", "login"), one or two words. */
+const LOGIN_ACTS = [
+  ["log", "in"],
+  ["log", "on"],
+  ["sign", "in"],
+  ["sign", "on"],
+  ["sign", "into"],
+  ["login"],
+  ["logon"],
+] as const;
+/** Prepositions after logging in that name what one logs in with. */
+const LOGIN_MEANS = new Set(["with", "via", "through", "using"]);
+/** What one logs in with that is a credential, which POST /access/ticket and the TFA entries take, not a realm. */
+const CREDENTIALS = new Set([
+  "password",
+  "passwords",
+  "username",
+  "token",
+  "tokens",
+  "key",
+  "keys",
+  "code",
+  "codes",
+  "otp",
+  "totp",
+  "tfa",
+  "2fa",
+  "webauthn",
+  "yubikey",
+  "ticket",
+  "tickets",
+  "cookie",
+  "certificate",
+  "cert",
+]);
+
+/** How far after logging in its means may be said ("log in to the web UI with their AD accounts"). */
+const MEANS_REACH = 6;
+/** How much logging in counts when what it goes through is asked for: it is the occasion. */
+const LOGIN_THROUGH_WEIGHT = 0.3;
+
+/**
+ * "let users log in with their company's single sign-on", "set up login through Keycloak":
+ * what one logs in with, when it is no credential (a password, a token, a TOTP code), is where
+ * the accounts live, which the API calls a realm (/access/domains: "Authentication domain index");
+ * logging in itself is then only the occasion, and steps back. Returns whether a login went
+ * through such a thing. "log in with username and password" stays a login.
+ */
+export function markLoginThrough(tokens: Token[]): boolean {
+  for (let k = 0; k < tokens.length; k++) {
+    const act = LOGIN_ACTS.find((a) => a.every((w, i) => tokens[k + i]?.word === w));
+    // "our login page with failed attempts": a login named in passing goes through nothing.
+    if (!act || tokens[k]!.literal || tokens[k]!.context) continue;
+    let at = k + act.length;
+    const end = Math.min(tokens.length, at + MEANS_REACH);
+    while (at < end && !LOGIN_MEANS.has(tokens[at]!.word) && !tokens[at]!.clauseStart) at++;
+    if (at >= end || !LOGIN_MEANS.has(tokens[at]!.word)) continue;
+    const object: string[] = [];
+    for (let j = at + 1; j < tokens.length && !tokens[j]!.clauseStart; j++) object.push(tokens[j]!.word);
+    if (object.length === 0 || object.some((w) => CREDENTIALS.has(w))) continue;
+    // Every mention of logging in steps back ("log in with their company's single sign-on").
+    for (let i = 0; i < tokens.length; i++) {
+      const mention = LOGIN_ACTS.find((a) => a.every((w, n) => tokens[i + n]?.word === w));
+      for (let n = 0; mention && n < mention.length; n++) {
+        const t = tokens[i + n]!;
+        if (!t.context) tokens[i + n] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
+      }
+    }
+    return true;
+  }
+  return false;
 }
 
 /** The auxiliaries whose negation ("can't", "won't", "doesn't") says what does not happen. */

@@ -44,6 +44,7 @@ import {
   pastTenseBases,
   markInability,
   markLoginNoun,
+  markLoginThrough,
   markAspect,
   markGuestsMoving,
   markMotion,
@@ -281,6 +282,8 @@ function asksAbout(tokens: readonly { word: string }[]): boolean {
 
 /** How much a storage's name counts for the word "storage" ("local-zfs"): less than the word said. */
 const STORAGE_NAME_WEIGHT = 0.6;
+/** How much the realm counts that logging in through something names ("log in with their Keycloak accounts"). */
+const REALM_WEIGHT = 0.6;
 /** How much a host's name counts as the word "node". */
 const HOST_NAME_WEIGHT = 0.6;
 
@@ -348,6 +351,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   markPrevented(typed.tokens);
   markInability(typed.tokens);
   markLoginNoun(typed.tokens);
+  const loginThrough = markLoginThrough(typed.tokens);
   markAspect(typed.tokens);
   markGuestsMoving(typed.tokens);
   markMotion(typed.tokens);
@@ -472,6 +476,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // "free space on local-zfs": a storage's name names a storage, as if the word were said, unless it is.
   const storageStem = stem("storage", index.stems);
   if (namesStorage && !concepts.some((c) => c.terms.get(storageStem) === 1)) found.word("storage", STORAGE_NAME_WEIGHT);
+  // "log in with their company's single sign-on": what one logs in with is a realm.
+  if (loginThrough) found.word("realm", REALM_WEIGHT);
   // "throw away the snapshot", "turn the VM back on": a verb phrase opening the request says the method.
   const opening = concepts.find((c) => c.verb && c.at !== undefined && tokens[c.at]!.clauseStart);
   const lead = opening?.leads?.find((l) => METHOD_HINTS[l]);

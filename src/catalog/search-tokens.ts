@@ -146,6 +146,8 @@ function accompanies(chunks: readonly string[], k: number): boolean {
 
 /** Words said aside: after "rather", "instead", "so", "because", "not" or "don't", or what comes along ("including"). */
 export const ASIDE_WEIGHT = 0.5;
+/** How much what a thing ignores counts ("ignores the shutdown button"): it was tried and failed. */
+const IGNORED_WEIGHT = 0.35;
 
 /** One chunk in straight, curly or back quotes, punctuation after it allowed. */
 const QUOTED = /^['"‘“`][^'"’”`]+['"’”`][.,;:!?]*$/;
@@ -307,6 +309,8 @@ export function tokenize(
   let newClause = true;
   let afterFrom = false;
   let aside = false;
+  let ignored = false;
+  const ignoredAt: number[] = [];
   let purpose = false;
   // Where the clause being read starts, in tokens.
   let clauseAt = 0;
@@ -384,6 +388,7 @@ export function tokenize(
         ...(purpose ? { purpose: true } : {}),
       });
       if (content && (!verbAtEnd || verb)) newClause = false;
+      if (ignored) ignoredAt.push(tokens.length - 1);
     });
     // "delete VM 999, disks included": what comes along, after the object, is said aside.
     if (INCLUDED.test(chunk) && (k === chunks.length - 1 || /[.,;:!?]$/.test(chunk)) && clauseAt > 0) {
@@ -396,7 +401,11 @@ export function tokenize(
       clauseAt = tokens.length;
       // A purpose runs to its clause's end ("so the snapshot is consistent, and thawed afterwards").
       purpose = false;
+      ignored = false;
     }
+    // "frozen and ignores the shutdown button, kill it": what a thing ignores was tried and did
+    // not work; it is said aside up to the clause's end, where the request may follow.
+    if (/^(ignores?|ignored|ignoring)$/i.test(chunk)) ignored = true;
     if (/^(from|with|using|without|for|inside|within)$/i.test(chunk)) afterFrom = true;
     // "... rather than an ACPI button press", "... so I can restore one file", "don't wait for
     // the guest OS to shut down": a contrast, a purpose or a negation is said aside. So is what
@@ -408,6 +417,12 @@ export function tokenize(
     if (/^so$/i.test(chunk) && k > 0 && !/[.,;:!?-]$/.test(chunks[k - 1]!) && !opensOrder(chunks, k + 1))
       purpose = true;
   });
+  // What was ignored steps back when the request says what to do instead ("…, it ignores
+  // shutdown": kill it); alone ("frozen and ignores the power button") it is all the query says.
+  const acts = (w: string) => (METHOD_HINTS[w] ?? GROUP_METHOD_HINTS.get(w) ?? "GET") !== "GET";
+  const instead = tokens.some((t, k) => !ignoredAt.includes(k) && acts(t.word));
+  if (instead)
+    for (const k of ignoredAt) tokens[k] = { ...tokens[k]!, weight: tokens[k]!.weight * IGNORED_WEIGHT, aside: true };
   return { tokens, namesValue, named, namedByName, namesStorage };
 }
 

@@ -66,6 +66,7 @@ import {
   markLightVerb,
   markInability,
   markLoginNoun,
+  markLoginThrough,
   markAspect,
   markGuestsMoving,
   markMotion,
@@ -1625,6 +1626,27 @@ describe("the thirteenth round of issue 11, on PVE 9.1", async () => {
   );
 });
 
+describe("the thirty-fifth round of issue 11, on PVE 9.1", async () => {
+  const present = haveSharedData("catalog search, thirty-fifth round", SCHEMA_DIR);
+  const { withDocs } = present ? await realCatalogs(true) : {};
+
+  // Each query's first answer, by the rule it tests:
+  // - the subject of an asked verb of saying is the source, not what is asked for;
+  // - what a thing ignores steps back when the request says what to do instead;
+  // - what one logs in through, when no credential, is a realm.
+  test.skipIf(!present).each([
+    ["what hostname does the guest OS in VM 101 report?", "GET /nodes/{node}/qemu/{vmid}/agent/get-host-name"],
+    ["kill container 188, it ignores shutdown", "POST /nodes/{node}/lxc/{vmid}/status/stop"],
+    ["VM 300 ignores the shutdown request, just kill it", "POST /nodes/{node}/qemu/{vmid}/status/stop"],
+    ["container 210 ignores shutdown, kill it", "POST /nodes/{node}/lxc/{vmid}/status/stop"],
+    ["We want staff to sign into the Proxmox UI with their Keycloak accounts.", "POST /access/domains"],
+    ["people should log in with their accounts from our OpenLDAP directory", "POST /access/domains"],
+    ["log in with username and password to get a ticket", "POST /access/ticket"],
+  ])("%s: %s first", (query, endpoint) => {
+    expect(ranked(withDocs!, query)[0]).toBe(endpoint);
+  });
+});
+
 describe("the thirty-fourth round of issue 11, on PVE 9.1", async () => {
   const present = haveSharedData("catalog search, thirty-fourth round", SCHEMA_DIR);
   const { withDocs } = present ? await realCatalogs(true) : {};
@@ -2735,15 +2757,38 @@ describe("stem: an inflected form stems as its base does", () => {
 
 describe("a verb of saying with its subject names no endpoint", () => {
   test.each<[string, string[]]>([
-    ["what IP addresses does the guest agent report for vm 105", ["report"]],
+    ["what IP addresses does the guest agent report for vm 105", ["agent", "report"]],
     ["the addresses the agent reports for VM 318", ["reports"]],
     ["show the IP of VM 5120 reported by the qemu guest agent", ["reported"]],
     // An imperative, or a noun after a determiner, keeps its word.
     ["show the IPs of VM 105", []],
     ["generate a system report for pve1", []],
     ["does pve1 have a report of its packages", []],
+    // Asked, its subject is whose word the answer is; the guest it speaks of, its number and a
+    // name keep theirs. A long subject still reaches back to the auxiliary.
+    ["what hostname does the guest OS in VM 101 report?", ["os", "report"]],
+    ["which IP addresses does the OS inside VM 4312 think it has?", ["os", "inside", "think"]],
+    ["what IPs does the guest agent report for vm 105", ["agent", "report"]],
   ])("%s: %j", (query, saying) => {
     expect(markedTokens(query, markSaying)((t) => t.context)).toEqual(saying);
+  });
+});
+
+describe("what a thing ignores was tried, and steps back when the request says what to do", () => {
+  const aside = (query: string) =>
+    tokenize(buildSearchIndex([]), query)
+      .tokens.filter((t) => t.aside)
+      .map((t) => t.word);
+  test.each<[string, string[]]>([
+    ["kill container 188, it ignores shutdown", ["shutdown"]],
+    ["vm 105 is totally frozen and ignores the shutdown button, just kill it", ["the", "shutdown", "button"]],
+    // Up to the clause's end only: the request after the comma keeps its words.
+    ["VM 133 ignores ACPI, power-cycle it hard", ["acpi"]],
+    // Alone it is all the query says of what is wanted.
+    ["the Windows box is completely frozen and ignores the power button", []],
+    ["kill container 188", []],
+  ])("%s: %j", (query, expected) => {
+    expect(aside(query)).toEqual(expected);
   });
 });
 
@@ -3170,6 +3215,30 @@ describe("what fails, after a negated auxiliary, is no request", () => {
     ["start VM 120 and check the cluster", []],
   ])("%s: %j", (query, failing) => {
     expect(markedTokens(query, markInability)((t) => t.context)).toEqual(failing);
+  });
+});
+
+describe("what one logs in through, when no credential, is a realm", () => {
+  const marked = (query: string) => {
+    const tokens = tokenize(buildSearchIndex([]), query).tokens;
+    markLoginNoun(tokens);
+    const through = markLoginThrough(tokens);
+    return { through, passing: tokens.filter((t) => t.context).map((t) => t.word) };
+  };
+  test.each<[string, boolean, string[]]>([
+    ["set up login through Keycloak with OpenID Connect", true, ["login"]],
+    ["let users log in with their company's single sign-on", true, ["log", "in", "sign", "on"]],
+    ["staff should log in to the web UI with their Active Directory accounts", true, ["log", "in"]],
+    ["we want staff to sign into the UI with their Keycloak accounts", true, ["sign", "in"]],
+    // A credential is what the ticket takes: logging in stays the act.
+    ["log in with username and password and get a ticket", false, []],
+    ["login with an API token", false, []],
+    // Named in passing, or with nothing after the preposition, it goes through nothing.
+    ["one IP keeps hammering our login page with failed attempts", false, ["login"]],
+    ["log in with", false, []],
+    ["log in to the web UI", false, []],
+  ])("%s: %p %j", (query, through, passing) => {
+    expect(marked(query)).toEqual({ through, passing });
   });
 });
 
@@ -3890,6 +3959,7 @@ const FIXTURE_SETS = [
   "search-fresh46-sealed",
   "search-fresh50-sealed",
   "search-fresh54-sealed",
+  "search-fresh56-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -3902,7 +3972,7 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 98.3, 100],
   ["dev-queries", true, 98.3, 100],
-  ["dev-queries-2", true, 86, 97],
+  ["dev-queries-2", true, 87, 97],
   ["search-heldout", true, 93.6, 100],
   // Lowered by one query in the twenty-second round, as were fresh6's and fresh41's top five
   // below: an item no word speaks of steps back (itemUnspoken). "set the SSH key that cloud-init
@@ -3934,7 +4004,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // the schema says rarely now counts from the docs (RARE_IN_SCHEMA), and the config's docs put it
   // before move_disk for "hand disk scsi2 over from VM 101 to VM 102". 12 queries of the opened
   // sets rose, 2 fell.
-  ["search-fresh8-sealed", true, 80, 95],
+  ["search-fresh8-sealed", true, 80.8, 95],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 92.5, 99.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
@@ -3959,7 +4029,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh17-sealed", true, 89.1, 98.2],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
-  ["search-fresh18-sealed", true, 80.9, 94.5],
+  ["search-fresh18-sealed", true, 80.9, 95.5],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
@@ -3967,13 +4037,13 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 89.1, 96.4],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 78.2, 88.2],
+  ["search-fresh21-sealed", true, 79.1, 88.2],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 94.5, 98.2],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
-  ["search-fresh23-sealed", true, 77.3, 88.2],
+  ["search-fresh23-sealed", true, 78.2, 88.2],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 80.9, 90],
@@ -4005,5 +4075,9 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh50-sealed", true, 80, 91.8],
   // The twenty-eighth round's opened check, written by a helper at its start: measured at the
   // start commit (79.1 / 90.0), then opened to find classes.
-  ["search-fresh54-sealed", true, 81.8, 90.9],
+  ["search-fresh54-sealed", true, 82.7, 90.9],
+  // The thirty-fifth round's opened check, written by a helper at its start in the style of
+  // dev-queries-2 with harder plain requests: measured at the start commit (75.5 / 90.9), then
+  // opened to find classes.
+  ["search-fresh56-sealed", true, 77.3, 90.9],
 ];
