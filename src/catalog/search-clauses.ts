@@ -865,6 +865,22 @@ export function markLoginThrough(tokens: Token[]): boolean {
   return false;
 }
 
+/** Guests placed on the same node or on separate ones. */
+const PLACEMENT = /\b(?:same|different|separate|separated)\s+(?:nodes?|hosts?|hypervisors?)\b/i;
+/** Words that make such a placement a rule to keep, not a fact ("VMs on different hosts need to share a network"). */
+const CONSTRAINT = /\b(?:keep|keeps|kept|keeping|never|always|must|should|together|apart|ensure|sure)\b/i;
+
+/**
+ * "VMs 101 and 102 must never run on the same host", "keep them on different nodes": guests kept
+ * together or apart is what the HA rules' `affinity` says ("Describes whether the HA resources are
+ * supposed to be kept on the same node ('positive'), or are supposed to be kept on separate nodes
+ * ('negative')"), in the words of the admin guide's resource affinity rules. The API's word is
+ * "affinity"; the query's are stop words ("same", "different").
+ */
+export function namesAffinity(query: string): boolean {
+  return PLACEMENT.test(query) && CONSTRAINT.test(query);
+}
+
 /** The auxiliaries whose negation ("can't", "won't", "doesn't") says what does not happen. */
 const NEGATED_AUXILIARIES = new Set(["can", "won", "doesn", "didn", "couldn", "don"]);
 

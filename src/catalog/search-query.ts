@@ -45,6 +45,7 @@ import {
   markInability,
   markLoginNoun,
   markLoginThrough,
+  namesAffinity,
   markAspect,
   markGuestsMoving,
   markMotion,
@@ -284,6 +285,8 @@ function asksAbout(tokens: readonly { word: string }[]): boolean {
 const STORAGE_NAME_WEIGHT = 0.6;
 /** How much the realm counts that logging in through something names ("log in with their Keycloak accounts"). */
 const REALM_WEIGHT = 0.6;
+/** How much guests kept together or apart count for the word "affinity" (namesAffinity). */
+const AFFINITY_WEIGHT = 1;
 /** How much a host's name counts as the word "node". */
 const HOST_NAME_WEIGHT = 0.6;
 
@@ -478,6 +481,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (namesStorage && !concepts.some((c) => c.terms.get(storageStem) === 1)) found.word("storage", STORAGE_NAME_WEIGHT);
   // "log in with their company's single sign-on": what one logs in with is a realm.
   if (loginThrough) found.word("realm", REALM_WEIGHT);
+  // "never on the same host", "on different nodes": guests kept together or apart is what the HA
+  // rules' `affinity` says ("kept on the same node ('positive'), or ... on separate nodes").
+  if (namesAffinity(query)) found.word("affinity", AFFINITY_WEIGHT);
   // "throw away the snapshot", "turn the VM back on": a verb phrase opening the request says the method.
   const opening = concepts.find((c) => c.verb && c.at !== undefined && tokens[c.at]!.clauseStart);
   const lead = opening?.leads?.find((l) => METHOD_HINTS[l]);

@@ -67,6 +67,7 @@ import {
   markInability,
   markLoginNoun,
   markLoginThrough,
+  namesAffinity,
   markAspect,
   markGuestsMoving,
   markMotion,
@@ -1633,7 +1634,8 @@ describe("the thirty-fifth round of issue 11, on PVE 9.1", async () => {
   // Each query's first answer, by the rule it tests:
   // - the subject of an asked verb of saying is the source, not what is asked for;
   // - what a thing ignores steps back when the request says what to do instead;
-  // - what one logs in through, when no credential, is a realm.
+  // - what one logs in through, when no credential, is a realm;
+  // - guests kept on the same node or on separate ones name the HA rules' affinity.
   test.skipIf(!present).each([
     ["what hostname does the guest OS in VM 101 report?", "GET /nodes/{node}/qemu/{vmid}/agent/get-host-name"],
     ["kill container 188, it ignores shutdown", "POST /nodes/{node}/lxc/{vmid}/status/stop"],
@@ -1642,6 +1644,9 @@ describe("the thirty-fifth round of issue 11, on PVE 9.1", async () => {
     ["We want staff to sign into the Proxmox UI with their Keycloak accounts.", "POST /access/domains"],
     ["people should log in with their accounts from our OpenLDAP directory", "POST /access/domains"],
     ["log in with username and password to get a ticket", "POST /access/ticket"],
+    // Guests kept together or apart: the HA rules' affinity.
+    ["VMs 210 and 211 must never run on the same hypervisor", "POST /cluster/ha/rules"],
+    ["keep container 120 and container 121 on different hosts", "POST /cluster/ha/rules"],
   ])("%s: %s first", (query, endpoint) => {
     expect(ranked(withDocs!, query)[0]).toBe(endpoint);
   });
@@ -3242,6 +3247,21 @@ describe("what one logs in through, when no credential, is a realm", () => {
   });
 });
 
+describe("guests kept together or apart name the HA rules' affinity", () => {
+  test.each<[string, boolean]>([
+    ["VMs 101 and 102 must never run on the same host", true],
+    ["keep VM 100 and VM 101 on different nodes", true],
+    ["keep two containers together on the same hypervisor", true],
+    ["the two database VMs should stay on separate nodes", true],
+    // A fact, not a rule to keep; a move, not a placement rule.
+    ["VMs on different hosts need to share one layer-2 network", false],
+    ["migrate VM 100 to a different node", false],
+    ["always keep backups on a separate server", false],
+  ])("%s: %p", (query, expected) => {
+    expect(namesAffinity(query)).toBe(expected);
+  });
+});
+
 describe('"login" as a noun names an account or its page, not the act', () => {
   const marked = (query: string) => {
     const words = markedTokens(query, markLoginNoun);
@@ -3986,7 +4006,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 87.1, 92.9],
   // Raised by the third round's CLI forms (pct status, pveam list local).
-  ["search-fresh2-sealed", true, 84.7, 96.5],
+  ["search-fresh2-sealed", true, 85.9, 96.5],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 81.1, 90.5],
   ["search-fresh3-sealed", true, 90.4, 97.3],
@@ -3997,7 +4017,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
   ["search-fresh6-sealed", true, 90, 95.8],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 89.2, 97.5],
+  ["search-fresh7-sealed", true, 90, 98.3],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   // First back to its floor before the twenty-second round (its top five rose, 94.2 to 95): a word
@@ -4016,24 +4036,24 @@ const FLOORS: [string, boolean, number, number][] = [
   // now names guests and starts ("starting") above the cluster's options.
   ["search-fresh12-sealed", true, 80, 96.7],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 85, 96.7],
+  ["search-fresh13-sealed", true, 85, 97.5],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
-  ["search-fresh15-sealed", true, 82.5, 94.2],
+  ["search-fresh15-sealed", true, 83.3, 95],
   ["search-fresh16-sealed", true, 83.6, 91.8],
   // Written after fresh14-16 were opened, as a blind check of the round's last two changes too.
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
   // a setting (four first places over the opened sets, three on the first reader's queries).
-  ["search-fresh17-sealed", true, 89.1, 98.2],
+  ["search-fresh17-sealed", true, 90, 98.2],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
   ["search-fresh18-sealed", true, 80.9, 95.5],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
-  ["search-fresh19-sealed", true, 79.1, 90.9],
+  ["search-fresh19-sealed", true, 79.1, 91.8],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 89.1, 96.4],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
@@ -4046,7 +4066,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh23-sealed", true, 78.2, 88.2],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
-  ["search-fresh24-sealed", true, 80.9, 90],
+  ["search-fresh24-sealed", true, 81.8, 90],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
   ["search-fresh27-sealed", true, 80.9, 90],
@@ -4079,5 +4099,5 @@ const FLOORS: [string, boolean, number, number][] = [
   // The thirty-fifth round's opened check, written by a helper at its start in the style of
   // dev-queries-2 with harder plain requests: measured at the start commit (75.5 / 90.9), then
   // opened to find classes.
-  ["search-fresh56-sealed", true, 77.3, 90.9],
+  ["search-fresh56-sealed", true, 78.2, 91.8],
 ];
