@@ -682,6 +682,8 @@ const SAYING_FORMS = new Set([
 const SAYING_VERBS = new Set(["report", "say", "show", "tell", "return", "print", "think"]);
 /** How much a verb of saying counts: it only tells whose word the answer is. */
 const SAYING_WEIGHT = 0.2;
+/** Words that join two clauses: a subject does not run across them. */
+const CLAUSE_JOINS = new Set(["and", "but", "then", "or"]);
 /** How much the subject of an asked verb of saying counts: it is the source, not the answer. */
 const SOURCE_WEIGHT = 0.3;
 
@@ -695,14 +697,25 @@ export function markSaying(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     if (t.literal || t.clauseStart || t.context) return;
     const from = Math.max(0, k - 8);
-    const auxiliary = tokens.slice(from, k).findLastIndex((b) => QUESTION_AUXILIARIES.has(b.word));
-    const asked = SAYING_VERBS.has(t.word) && auxiliary >= 0 && !DETERMINERS.has(tokens[k - 1]?.word ?? "");
+    const found = tokens.slice(from, k).findLastIndex((b) => QUESTION_AUXILIARIES.has(b.word));
+    const auxiliary = found < 0 ? -1 : from + found;
+    // Its subject runs from the auxiliary to the verb, within one clause ("I did reboot pve1 and
+    // the disks report errors": no question).
+    const subject = auxiliary < 0 ? [] : tokens.slice(auxiliary + 1, k);
+    // (A question's first content word opens its clause: "what does the task log say".)
+    const opensAnother = (i: number) =>
+      subject[i]!.clauseStart && subject.slice(0, i).some((b) => !STOPWORDS.has(b.word));
+    const oneClause = !subject.some((s, i) => CLAUSE_JOINS.has(s.word) || opensAnother(i));
+    const asked =
+      SAYING_VERBS.has(t.word) && auxiliary >= 0 && oneClause && !DETERMINERS.has(tokens[k - 1]?.word ?? "");
     if (!SAYING_FORMS.has(t.word) && !asked) return;
     tokens[k] = { ...t, context: true, weight: t.weight * SAYING_WEIGHT };
-    if (!asked) return;
-    // "what hostname does the guest OS in VM 101 report": its subject, between the auxiliary and
-    // the verb, is whose word the answer is, not what is asked for; the guest it speaks of is.
-    for (let j = from + auxiliary + 1; j < k; j++) {
+    // "what hostname does the guest OS in VM 101 report": when the question names what it asks
+    // for before the auxiliary, its subject is whose word the answer is, not what is asked for;
+    // the guest it speaks of is. "what does the task log say" asks for the subject itself.
+    const asker = tokens[auxiliary - 1];
+    if (!asked || !asker || STOPWORDS.has(asker.word) || QUESTION_WORDS.has(asker.word)) return;
+    for (let j = auxiliary + 1; j < k; j++) {
       const s = tokens[j]!;
       if (s.literal || s.context || STOPWORDS.has(s.word) || MACHINE_WORDS.has(s.word) || /\d/.test(s.word)) continue;
       tokens[j] = { ...s, context: true, weight: s.weight * SOURCE_WEIGHT };
@@ -828,6 +841,21 @@ const CREDENTIALS = new Set([
   "cert",
 ]);
 
+/** Ways in and accounts one logs in through or as, which are no realm. */
+const CLIENTS = new Set([
+  "ui",
+  "gui",
+  "api",
+  "web",
+  "browser",
+  "ssh",
+  "console",
+  "shell",
+  "curl",
+  "cli",
+  "root",
+  "app",
+]);
 /** How far after logging in its means may be said ("log in to the web UI with their AD accounts"). */
 const MEANS_REACH = 6;
 /** How much logging in counts when what it goes through is asked for: it is the occasion. */
@@ -845,13 +873,26 @@ export function markLoginThrough(tokens: Token[]): boolean {
     const act = LOGIN_ACTS.find((a) => a.every((w, i) => tokens[k + i]?.word === w));
     // "our login page with failed attempts": a login named in passing goes through nothing.
     if (!act || tokens[k]!.literal || tokens[k]!.context) continue;
+    // "the log on pve1 with the errors", "the backup log on pve1": a log, no logging on.
+    const before = tokens[k - 1]?.word;
+    if (act[0] === "log" && act[1] === "on" && before !== undefined && !LOGIN_VERB_MARKERS.has(before)) continue;
     let at = k + act.length;
     const end = Math.min(tokens.length, at + MEANS_REACH);
-    while (at < end && !LOGIN_MEANS.has(tokens[at]!.word) && !tokens[at]!.clauseStart) at++;
+    // Up to another verb: "after I log in the dashboard shows VMs with errors" is not how.
+    while (
+      at < end &&
+      !LOGIN_MEANS.has(tokens[at]!.word) &&
+      !tokens[at]!.clauseStart &&
+      !inflectedVerb(tokens[at]!.word)
+    )
+      at++;
     if (at >= end || !LOGIN_MEANS.has(tokens[at]!.word)) continue;
     const object: string[] = [];
     for (let j = at + 1; j < tokens.length && !tokens[j]!.clauseStart; j++) object.push(tokens[j]!.word);
-    if (object.length === 0 || object.some((w) => CREDENTIALS.has(w))) continue;
+    // A credential is what one logs in with, and a client or an account's name is how or as
+    // whom ("through the web UI", "via the API with curl", "with root"): none of these is a realm.
+    const content = object.filter((w) => !STOPWORDS.has(w));
+    if (content.length === 0 || content.some((w) => CREDENTIALS.has(w) || CLIENTS.has(w))) continue;
     // Every mention of logging in steps back ("log in with their company's single sign-on").
     for (let i = 0; i < tokens.length; i++) {
       const mention = LOGIN_ACTS.find((a) => a.every((w, n) => tokens[i + n]?.word === w));
@@ -865,8 +906,8 @@ export function markLoginThrough(tokens: Token[]): boolean {
   return false;
 }
 
-/** Guests placed on the same node or on separate ones. */
-const PLACEMENT = /\b(?:same|different|separate|separated)\s+(?:nodes?|hosts?|hypervisors?)\b/i;
+/** Guests placed on the same node or on separate ones (not moved "to a different node"). */
+const PLACEMENT = /\bon\s+(?:the\s+)?(?:same|different|separate|separated)\s+(?:nodes?|hosts?|hypervisors?)\b/i;
 /** Words that make such a placement a rule to keep, not a fact ("VMs on different hosts need to share a network"). */
 const CONSTRAINT = /\b(?:keep|keeps|kept|keeping|never|always|must|should|together|apart|ensure|sure)\b/i;
 

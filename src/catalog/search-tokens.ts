@@ -311,6 +311,9 @@ export function tokenize(
   let aside = false;
   let ignored = false;
   const ignoredAt: number[] = [];
+  // Per token, which clause it is in (they end at a comma or a stop).
+  const clauseOf: number[] = [];
+  let clauseNumber = 0;
   let purpose = false;
   // Where the clause being read starts, in tokens.
   let clauseAt = 0;
@@ -389,6 +392,7 @@ export function tokenize(
       });
       if (content && (!verbAtEnd || verb)) newClause = false;
       if (ignored) ignoredAt.push(tokens.length - 1);
+      clauseOf.push(clauseNumber);
     });
     // "delete VM 999, disks included": what comes along, after the object, is said aside.
     if (INCLUDED.test(chunk) && (k === chunks.length - 1 || /[.,;:!?]$/.test(chunk)) && clauseAt > 0) {
@@ -402,6 +406,7 @@ export function tokenize(
       // A purpose runs to its clause's end ("so the snapshot is consistent, and thawed afterwards").
       purpose = false;
       ignored = false;
+      clauseNumber++;
     }
     // "frozen and ignores the shutdown button, kill it": what a thing ignores was tried and did
     // not work; it is said aside up to the clause's end, where the request may follow.
@@ -417,10 +422,12 @@ export function tokenize(
     if (/^so$/i.test(chunk) && k > 0 && !/[.,;:!?-]$/.test(chunks[k - 1]!) && !opensOrder(chunks, k + 1))
       purpose = true;
   });
-  // What was ignored steps back when the request says what to do instead ("…, it ignores
-  // shutdown": kill it); alone ("frozen and ignores the power button") it is all the query says.
+  // What was ignored steps back when another clause says what to do instead ("…, it ignores
+  // shutdown": kill it); alone ("frozen and ignores the power button") it is all the query says,
+  // and an action word beside it is its subject ("the backup ignores the second disk").
   const acts = (w: string) => (METHOD_HINTS[w] ?? GROUP_METHOD_HINTS.get(w) ?? "GET") !== "GET";
-  const instead = tokens.some((t, k) => !ignoredAt.includes(k) && acts(t.word));
+  const ignoredIn = new Set(ignoredAt.map((k) => clauseOf[k]));
+  const instead = tokens.some((t, k) => !ignoredIn.has(clauseOf[k]) && acts(t.word));
   if (instead)
     for (const k of ignoredAt) tokens[k] = { ...tokens[k]!, weight: tokens[k]!.weight * IGNORED_WEIGHT, aside: true };
   return { tokens, namesValue, named, namedByName, namesStorage };

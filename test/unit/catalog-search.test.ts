@@ -2774,6 +2774,11 @@ describe("a verb of saying with its subject names no endpoint", () => {
     ["what hostname does the guest OS in VM 101 report?", ["os", "report"]],
     ["which IP addresses does the OS inside VM 4312 think it has?", ["os", "inside", "think"]],
     ["what IPs does the guest agent report for vm 105", ["agent", "report"]],
+    // Without a noun asked for before the auxiliary, the subject is what is asked about; nor does
+    // a subject run across "and" into another clause.
+    ["what does the task log say for the failed backup of VM 101", ["say"]],
+    ["why does the ceph pool show HEALTH_WARN", ["show"]],
+    ["I did reboot pve1 and the disks report errors", []],
   ])("%s: %j", (query, saying) => {
     expect(markedTokens(query, markSaying)((t) => t.context)).toEqual(saying);
   });
@@ -2792,6 +2797,8 @@ describe("what a thing ignores was tried, and steps back when the request says w
     // Alone it is all the query says of what is wanted.
     ["the Windows box is completely frozen and ignores the power button", []],
     ["kill container 188", []],
+    // An action word in the same clause is its subject, no request.
+    ["the backup ignores the second disk of VM 100", []],
   ])("%s: %j", (query, expected) => {
     expect(aside(query)).toEqual(expected);
   });
@@ -3242,6 +3249,13 @@ describe("what one logs in through, when no credential, is a realm", () => {
     ["one IP keeps hammering our login page with failed attempts", false, ["login"]],
     ["log in with", false, []],
     ["log in to the web UI", false, []],
+    // A client or an account's name is how or as whom; a log is no logging on; another verb ends
+    // the reach.
+    ["log in through the web UI", false, []],
+    ["login via the API with curl", false, []],
+    ["log in with root", false, []],
+    ["show the log on pve1 with the errors from last night", false, []],
+    ["after I log in the dashboard shows VMs with errors", false, []],
   ])("%s: %p %j", (query, through, passing) => {
     expect(marked(query)).toEqual({ through, passing });
   });
@@ -3257,6 +3271,7 @@ describe("guests kept together or apart name the HA rules' affinity", () => {
     ["VMs on different hosts need to share one layer-2 network", false],
     ["migrate VM 100 to a different node", false],
     ["always keep backups on a separate server", false],
+    ["keep the container running while moving it to a different node", false],
   ])("%s: %p", (query, expected) => {
     expect(namesAffinity(query)).toBe(expected);
   });
