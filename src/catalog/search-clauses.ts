@@ -682,10 +682,27 @@ const SAYING_FORMS = new Set([
 const SAYING_VERBS = new Set(["report", "say", "show", "tell", "return", "print", "think"]);
 /** How much a verb of saying counts: it only tells whose word the answer is. */
 const SAYING_WEIGHT = 0.2;
-/** Words that join two clauses: a subject does not run across them. */
-const CLAUSE_JOINS = new Set(["and", "but", "then", "or"]);
 /** How much the subject of an asked verb of saying counts: it is the source, not the answer. */
 const SOURCE_WEIGHT = 0.3;
+
+/** How far back a question's auxiliary may stand from its verb ("what hostname does the guest OS in VM 101 report"). */
+const AUXILIARY_REACH = 8;
+
+/**
+ * Where the auxiliary of a question stands whose verb is at `k`, or -1: at most AUXILIARY_REACH
+ * words back, with a subject between them in one clause ("I did reboot pve1 and the disks
+ * report errors" asks nothing). A question's first content word opens its clause ("what does
+ * the task log say"), so only a later one ends the subject.
+ */
+function questionAuxiliaryBefore(tokens: readonly Token[], k: number): number {
+  const from = Math.max(0, k - AUXILIARY_REACH);
+  const found = tokens.slice(from, k).findLastIndex((b) => QUESTION_AUXILIARIES.has(b.word));
+  if (found < 0) return -1;
+  const subject = tokens.slice(from + found + 1, k);
+  const opensAnother = (i: number) =>
+    subject[i]!.clauseStart && subject.slice(0, i).some((b) => !STOPWORDS.has(b.word));
+  return subject.some((s, i) => CLAUSE_JOINERS.has(s.word) || opensAnother(i)) ? -1 : from + found;
+}
 
 /**
  * "what IP addresses does the guest agent report for VM 105", "the addresses the agent reports",
@@ -696,18 +713,9 @@ const SOURCE_WEIGHT = 0.3;
 export function markSaying(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     if (t.literal || t.clauseStart || t.context) return;
-    const from = Math.max(0, k - 8);
-    const found = tokens.slice(from, k).findLastIndex((b) => QUESTION_AUXILIARIES.has(b.word));
-    const auxiliary = found < 0 ? -1 : from + found;
-    // Its subject runs from the auxiliary to the verb, within one clause ("I did reboot pve1 and
-    // the disks report errors": no question).
-    const subject = auxiliary < 0 ? [] : tokens.slice(auxiliary + 1, k);
-    // (A question's first content word opens its clause: "what does the task log say".)
-    const opensAnother = (i: number) =>
-      subject[i]!.clauseStart && subject.slice(0, i).some((b) => !STOPWORDS.has(b.word));
-    const oneClause = !subject.some((s, i) => CLAUSE_JOINS.has(s.word) || opensAnother(i));
-    const asked =
-      SAYING_VERBS.has(t.word) && auxiliary >= 0 && oneClause && !DETERMINERS.has(tokens[k - 1]?.word ?? "");
+    if (!SAYING_FORMS.has(t.word) && !SAYING_VERBS.has(t.word)) return;
+    const auxiliary = SAYING_VERBS.has(t.word) ? questionAuxiliaryBefore(tokens, k) : -1;
+    const asked = auxiliary >= 0 && !DETERMINERS.has(tokens[k - 1]?.word ?? "");
     if (!SAYING_FORMS.has(t.word) && !asked) return;
     tokens[k] = { ...t, context: true, weight: t.weight * SAYING_WEIGHT };
     // "what hostname does the guest OS in VM 101 report": when the question names what it asks
@@ -869,8 +877,9 @@ const LOGIN_THROUGH_WEIGHT = 0.3;
  * through such a thing. "log in with username and password" stays a login.
  */
 export function markLoginThrough(tokens: Token[]): boolean {
+  const actAt = (k: number) => LOGIN_ACTS.find((a) => a.every((w, i) => tokens[k + i]?.word === w));
   for (let k = 0; k < tokens.length; k++) {
-    const act = LOGIN_ACTS.find((a) => a.every((w, i) => tokens[k + i]?.word === w));
+    const act = actAt(k);
     // "our login page with failed attempts": a login named in passing goes through nothing.
     if (!act || tokens[k]!.literal || tokens[k]!.context) continue;
     // "the log on pve1 with the errors", "the backup log on pve1": a log, no logging on.
@@ -895,7 +904,7 @@ export function markLoginThrough(tokens: Token[]): boolean {
     if (content.length === 0 || content.some((w) => CREDENTIALS.has(w) || CLIENTS.has(w))) continue;
     // Every mention of logging in steps back ("log in with their company's single sign-on").
     for (let i = 0; i < tokens.length; i++) {
-      const mention = LOGIN_ACTS.find((a) => a.every((w, n) => tokens[i + n]?.word === w));
+      const mention = actAt(i);
       for (let n = 0; mention && n < mention.length; n++) {
         const t = tokens[i + n]!;
         if (!t.context) tokens[i + n] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
