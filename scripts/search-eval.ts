@@ -67,6 +67,9 @@ const queryFiles = given.length
       `${fixtures}/search-fresh50-sealed.json`,
       `${fixtures}/search-fresh54-sealed.json`,
       `${fixtures}/search-fresh56-sealed.json`,
+      `${fixtures}/search-fresh58-sealed.json`,
+      `${fixtures}/search-fresh59-sealed.json`,
+      `${fixtures}/search-fresh60-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

@@ -28,6 +28,16 @@ const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
     { lemma: "delete", sense: 2 }, // wipe out digitally recorded information
     { lemma: "remove", sense: 3 }, // get rid of, dispose of
     { lemma: "discard", sense: 1 }, // throw or cast away
+    // do away with, cause the destruction or undoing of: the API's own word ("Destroy the VM and
+    // all used/owned volumes"); its ways once removed, and only the verbs that mostly mean it.
+    { lemma: "destroy", sense: 1, depth: 1, mainly: true },
+    { lemma: "expel", sense: 1, depth: 0 }, // force to leave or move out
+    { lemma: "expel", sense: 2, depth: 0 }, // remove from a position or office
+  ],
+  list: [
+    { lemma: "examine", sense: 2, depth: 1, mainly: true }, // observe, check out, and look over carefully or inspect
+    { lemma: "review", sense: 1, depth: 0 }, // look at again; examine again
+    { lemma: "inspect", sense: 1, depth: 0 }, // look over carefully
   ],
 };
 /** Troponyms of troponyms still mean the action ("junk" is a way to "get rid of"); deeper ones drift. */

@@ -51,6 +51,13 @@ function lemmaText(raw: string): string {
 export interface SenseRef {
   lemma: string;
   sense: number;
+  /** How many levels of troponyms this sense reaches, when not the script's own depth. */
+  depth?: number;
+  /**
+   * Only the verbs whose most frequent sense (WordNet's first) is among those reached: "tear
+   * down" is mostly to raze, "take down" mostly to lower (a flag).
+   */
+  mainly?: boolean;
 }
 
 /** The lemmas of the senses and of their troponyms, down to `depth` levels, sorted. */
@@ -62,18 +69,22 @@ export function verbsOf(
 ): string[] {
   const found = new Set<string>();
   const seen = new Set<string>();
-  const visit = (offset: string, level: number) => {
+  // The synsets a sense reaches, `left` levels of troponyms down, none twice across the senses.
+  const reach = (offset: string, left: number, into: Map<string, Synset>) => {
     if (seen.has(offset)) return;
     seen.add(offset);
     const synset = data.get(offset);
     if (!synset) throw new Error(`WordNet synset ${offset} not found`);
-    for (const lemma of synset.lemmas) found.add(lemma);
-    if (level < depth) for (const t of synset.troponyms) visit(t, level + 1);
+    into.set(offset, synset);
+    if (left > 0) for (const t of synset.troponyms) reach(t, left - 1, into);
   };
-  for (const { lemma, sense } of refs) {
+  for (const { lemma, sense, depth: own, mainly } of refs) {
     const offset = index.get(lemma)?.[sense - 1];
     if (!offset) throw new Error(`WordNet has no verb sense ${lemma}#${sense}`);
-    visit(offset, 0);
+    const reached = new Map<string, Synset>();
+    reach(offset, own ?? depth, reached);
+    for (const synset of reached.values())
+      for (const word of synset.lemmas) if (!mainly || reached.has(index.get(word)?.[0] ?? "")) found.add(word);
   }
   return [...found].sort();
 }

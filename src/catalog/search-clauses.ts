@@ -915,6 +915,70 @@ export function markLoginThrough(tokens: Token[]): boolean {
   return false;
 }
 
+/** What logs in or signs on, as a noun qualifying another ("login provider", "SSO source"). */
+const LOGIN_QUALIFIERS = new Set([...LOGIN_NOUNS, "sso", "signin", "signon", "authentication", "auth", "identity"]);
+/**
+ * The nouns for where accounts are checked: the admin guide's "authentication sources" and the
+ * API's "authentication server" (POST /access/domains), and the OpenID "provider" of the guide.
+ */
+const SOURCE_NOUNS = new Set([
+  "provider",
+  "providers",
+  "source",
+  "sources",
+  "server",
+  "servers",
+  "backend",
+  "backends",
+]);
+
+/**
+ * "which login providers are configured", "hook up Active Directory as a login provider": what
+ * provides the logins is a realm, the API's "authentication domain" (/access/domains), which the
+ * admin guide introduces as the authentication sources Proxmox VE supports. The login word
+ * qualifying it names the act only in passing.
+ */
+export function markLoginSource(tokens: Token[]): boolean {
+  let found = false;
+  tokens.forEach((t, k) => {
+    const next = tokens[k + 1];
+    if (!LOGIN_QUALIFIERS.has(t.word) || t.literal || t.inName || !next || !SOURCE_NOUNS.has(next.word)) return;
+    if (!t.context) tokens[k] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
+    found = true;
+  });
+  return found;
+}
+
+/**
+ * What a guest is restored from, in the schema's words: "The backup archive" (`archive` of POST
+ * /nodes/{node}/qemu and /lxc, which "Create or restore"), a vzdump "dump".
+ */
+const BACKUP_NOUNS = new Set(["backup", "backups", "archive", "archives", "dump", "dumps", "vzdump"]);
+/** What is taken from inside a backup, not the guest it holds. */
+const FILE_NOUNS = new Set(["file", "files", "document", "documents", "folder", "folders", "directory", "directories"]);
+/** How many words after "from" may stand before the backup noun ("from last night's backup"). */
+const SOURCE_REACH = 4;
+
+/**
+ * "bring back container 310 from its backup archive", "get VM 120 back from last night's dump":
+ * back from a backup is a restore. What "back" means depends on where from: back to a snapshot
+ * is a rollback, back up is a start. The particle then counts for little; the caller adds the
+ * API's word.
+ */
+export function markBackFromBackup(tokens: Token[]): boolean {
+  const back = tokens.findIndex((t, k) => t.word === "back" && k > 0 && !t.literal && !t.inName);
+  if (back < 0) return false;
+  const from = tokens.findIndex((t, k) => k > back && t.word === "from");
+  if (from < 0 || tokens.slice(back + 1, from).some((t) => CLAUSE_JOINERS.has(t.word))) return false;
+  // "one config file back from last night's backup": a file from inside it (file-restore).
+  if (tokens.slice(0, from).some((t) => FILE_NOUNS.has(t.word))) return false;
+  const source = tokens.slice(from + 1, from + 1 + SOURCE_REACH);
+  if (!source.some((t) => BACKUP_NOUNS.has(t.word) && !t.literal)) return false;
+  const t = tokens[back]!;
+  tokens[back] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
+  return true;
+}
+
 /** Guests placed on the same node or on separate ones (not moved "to a different node"). */
 const PLACEMENT = /\bon\s+(?:the\s+)?(?:same|different|separate|separated)\s+(?:nodes?|hosts?|hypervisors?)\b/i;
 /** Words that make such a placement a rule to keep, not a fact ("VMs on different hosts need to share a network"). */

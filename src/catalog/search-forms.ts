@@ -9,6 +9,7 @@ import type { CliMapping } from "./cli-map.ts";
 import type { Endpoint, PathMatch } from "./model.ts";
 import { normalizeInputPath } from "./model.ts";
 import { compactName, STOPWORDS } from "./text.ts";
+import { speaksOfAccess, valueKinds } from "./search-values.ts";
 import { HTTP_METHODS } from "../proxmox/calls.ts";
 import { HAND_GROUPS, LXC_WORDS, QEMU_WORDS } from "./synonyms.ts";
 
@@ -480,6 +481,9 @@ function literalPath(tokens: readonly string[], ctx: FormContext): RecognizedFor
     const token = withoutPunctuation(tokens[i]!);
     if (!/^(\/|https?:\/\/)/i.test(token) || /^\/+$/.test(token)) continue;
     const method = i > 0 && METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
+    // "revoke joe@pve's access to /storage/backup": a path an ACL shares with the API is the ACL's
+    // in a query about access, unless a method says it is called.
+    if (!method && valueKinds(token, speaksOfAccess(tokens.join(" "))).includes("acl")) continue;
     const found = pathEndpoints(token, method, ctx);
     if (!found) continue;
     const from = method ? i - 1 : i;

@@ -35,6 +35,7 @@ import {
   namesSize,
   namesTargetNode,
   PATH_KINDS,
+  speaksOfAccess,
   valueKinds,
   type ValueKind,
 } from "./search-values.ts";
@@ -44,6 +45,8 @@ import {
   pastTenseBases,
   markInability,
   markLoginNoun,
+  markBackFromBackup,
+  markLoginSource,
   markLoginThrough,
   namesAffinity,
   markAspect,
@@ -82,11 +85,25 @@ import {
 /** The kind of object a kind of value names, where the API has a word for it. */
 const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
   user: "user",
+  role: "role",
   token: "token",
   task: "task",
   volume: "volume",
   replication: "replication",
 };
+/**
+ * "add an entry to the hosts file of pve1": a file called by its name, when an endpoint's
+ * description says its path ("Write /etc/hosts."), is that path, as if it were typed.
+ */
+export function namingFiles(query: string, paths: ReadonlySet<string>): string {
+  let out = query;
+  for (const path of paths) {
+    const name = path.split("/").pop()!;
+    out = out.replace(new RegExp(`(?<![/\\w.-])${name.replace(/[.]/g, "\\.")}(?= files?\\b)`, "gi"), path);
+  }
+  return out;
+}
+
 /**
  * Whether some endpoint is named by `word` (its last segment or handler, "unlock" of unlock-tfa)
  * and takes, in its path, an object the query names: a word ("user") or a typed value's kind
@@ -349,12 +366,15 @@ const DESCRIPTION_WEIGHT = 0.6;
  * words (a CLI-only command's own description): its words join the query's at a lower weight.
  */
 export function analyzeQuery(index: SearchIndex, query: string, described?: string): QueryAnalysis {
+  query = namingFiles(query, index.describedPaths);
   const typed = tokenize(index, query);
   markContext(typed.tokens, query);
   markPrevented(typed.tokens);
   markInability(typed.tokens);
   markLoginNoun(typed.tokens);
   const loginThrough = markLoginThrough(typed.tokens);
+  const loginSource = markLoginSource(typed.tokens);
+  const restores = markBackFromBackup(typed.tokens);
   markAspect(typed.tokens);
   markGuestsMoving(typed.tokens);
   markMotion(typed.tokens);
@@ -384,8 +404,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const concepts = found.list;
 
   const pathKinds = new Set<ValueKind>();
+  const access = speaksOfAccess(query);
   for (const chunk of query.split(/\s+/)) {
-    for (const kind of valueKinds(chunk)) {
+    for (const kind of valueKinds(chunk, access)) {
       if (PATH_KINDS.has(kind)) {
         pathKinds.add(kind);
         continue;
@@ -480,7 +501,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const storageStem = stem("storage", index.stems);
   if (namesStorage && !concepts.some((c) => c.terms.get(storageStem) === 1)) found.word("storage", STORAGE_NAME_WEIGHT);
   // "log in with their company's single sign-on": what one logs in with is a realm.
-  if (loginThrough) found.word("realm", REALM_WEIGHT);
+  if (loginThrough || loginSource) found.word("realm", REALM_WEIGHT);
+  // "bring back container 310 from its backup archive": a restore, as if it were said.
+  if (restores) found.word("restore", 1);
   // "never on the same host", "on different nodes": guests kept together or apart is what the HA
   // rules' `affinity` says ("kept on the same node ('positive'), or ... on separate nodes").
   if (namesAffinity(query)) found.word("affinity", AFFINITY_WEIGHT);
@@ -521,6 +544,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     methodStated = true;
     // What it asks for is the API's check of it ("Check if feature … is available").
     found.word("check", 1);
+  }
+  // Back from a backup is a restore, which creates the guest again (POST, "Create or restore").
+  if (restores && !(causeAsked || doerAsked || possibilityAsked)) {
+    method = "POST";
+    methodStated = true;
   }
   // "keep Ceph from rebalancing while I reboot", "stop it from marking OSDs out": an action not
   // wanted names the API's flag that turns it off (norebalance, noout), as if the flag were said;

@@ -760,6 +760,8 @@ export function opensWithEnglishVerb(tokens: readonly Token[]): boolean {
   // "every rule of the host firewall", "log of the last replication run", "rule number 2": a noun, not an order.
   if (tokens.slice(0, at).some((b) => DETERMINERS.has(b.word) || ALL_WORDS.has(b.word))) return false;
   if (tokens[at + 1]?.word === "of" || tokens[at + 1]?.word === "number") return false;
+  // "poll whether task … has finished", "find out if pve2 is up": what it does is ask.
+  if (tokens[at + 1]?.word === "whether" || tokens[at + 1]?.word === "if") return false;
   return isEnglishVerb(t.word);
 }
 

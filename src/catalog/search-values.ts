@@ -11,6 +11,7 @@ import { STOPWORDS } from "./text.ts";
 export type ValueKind =
   | "volume"
   | "user"
+  | "role"
   | "token"
   | "ha"
   | "task"
@@ -25,6 +26,7 @@ export type ValueKind =
   | "port"
   | "iface"
   | "pci"
+  | "key"
   | "acl"
   | "server"
   | "file"
@@ -59,6 +61,43 @@ const ACL_PATH = new RegExp(
 );
 
 /**
+ * The ACL paths check_path accepts that an API path spells too: /access, /access/groups and a
+ * group, /cluster, /nodes and a node, /storage and a storage. They name an endpoint, unless the
+ * query speaks of access ("revoke joe@pve's access to /storage/backup").
+ */
+const SHARED_ACL_PATH =
+  /^\/(?:access(?:\/groups(?:\/[\w.-]+)?)?|cluster|nodes(?:\/[\w.-]+)?|storage(?:\/[\w.-]+)?)\/?$/;
+
+/**
+ * The words the ACL's endpoints describe what they grant with: "Access control path", "List of
+ * roles", "Allow to propagate (inherit) permissions" (PUT /access/acl), "Retrieve effective
+ * permissions" (GET /access/permissions), and the privileges a role holds.
+ */
+const ACCESS_WORDS = /^(?:access|acls?|permissions?|roles?|privileges?|grant(?:s|ed)?|revoked?|revokes)$/i;
+
+/**
+ * A built-in role's name: pve-access-control's create_roles makes PVEAdmin, PVEAuditor,
+ * PVETemplateUser and PVE<category>Admin/User (PVEVMAdmin, PVEDatastoreUser...) besides
+ * Administrator and NoAccess (role_is_special). "Administrator" is left out: it is also a
+ * person or a Windows account ("the Administrator password").
+ */
+const ROLE_NAME = /^(?:PVE(?:[A-Z]+[a-z]+)+|NoAccess)$/;
+
+/**
+ * Whether a query speaks of who may do what, by a word of its own (not one inside a path it
+ * types: "/access/groups" says nothing of access): then a path check_path accepts is an ACL path.
+ */
+export function speaksOfAccess(query: string): boolean {
+  return query
+    .split(/\s+/)
+    .filter((chunk) => !chunk.includes("/"))
+    .some((chunk) => {
+      const word = valueText(chunk).replace(/[^a-z]+$/i, "");
+      return ACCESS_WORDS.test(word) || ROLE_NAME.test(word);
+    });
+}
+
+/**
  * A path in a file system ("/etc/resolv.conf", "/srv/media"): absolute, its first segment
  * starting with a letter, and no API path (those open with the API's top-level directories,
  * PVE::API2's children), ACL path (check_path's roots) or device (/dev/...), which are kinds of
@@ -85,16 +124,28 @@ const IMAGE_PARAMETER = /\bvolume id or absolute path\b/i;
 
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
+/**
+ * Keys pressed together, as sendkey's `key` takes them ("The key (qemu monitor encoding)":
+ * ctrl-alt-delete) or as people write them (ctrl+alt+del): a modifier first, then keys.
+ */
+const KEY_COMBINATION =
+  /^(?:ctrl|alt|shift|meta)(?:[-+](?:ctrl|alt|shift|meta|del|delete|esc|tab|ret|[a-z0-9]|f\d{1,2}))+$/i;
+
 /** A chunk of a query without the punctuation around it and a possessive ("bob@pam's account"): the value typed. */
 export const valueText = (chunk: string) => chunk.replace(/^["'(]+|["'),.;!?]+$/g, "").replace(/'s$/i, "");
 
-/** The kinds of value a chunk of a query is, if any (punctuation around it ignored). */
-export function valueKinds(chunk: string): ValueKind[] {
+/**
+ * The kinds of value a chunk of a query is, if any (punctuation around it ignored). `access`: the
+ * query speaks of access (speaksOfAccess), so that a path an ACL and an API share is the ACL's.
+ */
+export function valueKinds(chunk: string, access = false): ValueKind[] {
   const v = valueText(chunk);
+  if (access && SHARED_ACL_PATH.test(v)) return ["acl"];
   if (/^UPID:/i.test(v)) return ["task"];
   if (/^(?:vm|ct):\d+$/i.test(v)) return ["ha"];
   if (/^[^\s:/@!]+@[a-z][\w.-]*![a-z][\w.-]*$/i.test(v)) return ["token"];
   if (/^[^\s:/@!]+@[a-z][\w.-]*$/i.test(v)) return ["user"];
+  if (ROLE_NAME.test(v)) return ["role"];
   if (/^(?:[0-9a-f]{2}:){5}[0-9a-f]{2}$/i.test(v)) return ["mac"];
   if (/^\/dev\/\S+$/.test(v)) return ["device"];
   if (/^\d{2,}-\d+$/.test(v)) return ["replication"];
@@ -115,6 +166,7 @@ export function valueKinds(chunk: string): ValueKind[] {
   if (CALENDAR_PARTS.some((part) => part.test(v))) return ["calendar"];
   if (IFACE_NAME.test(v)) return ["iface"];
   if (PCI_ADDRESS.test(v)) return ["pci"];
+  if (KEY_COMBINATION.test(v)) return ["key"];
   return [];
 }
 
@@ -153,14 +205,27 @@ export function namesGuests(query: string): boolean {
  */
 export function namesTargetNode(query: string): boolean {
   const words = lowerWords(query);
+  const nameAt = (at: number) => words[at]?.replace(/[.,!?]+$/, "");
   const fromNode = words.some((w, i) => w === "from" && (words[i + 1] === "node" || words[i + 1] === "host"));
+  // "from pve2 to pve3": two hosts of one numbered series ("from nfs1 to nfs2" may be storages).
+  const from = words.findIndex((w) => w === "from");
+  const source = from >= 0 ? nameAt(from + 1) : undefined;
   return words.some((w, i) => {
     if (w !== "to" && w !== "onto") return false;
     const said = words[i + 1] === "node" || words[i + 1] === "host";
-    const name = words[said ? i + 2 : i + 1]?.replace(/[.!?]+$/, "");
+    const name = nameAt(said ? i + 2 : i + 1);
     if (name === undefined || !/^[a-z][a-z0-9-]*$/.test(name)) return false;
+    if (source !== undefined && sameSeries(source, name)) return true;
     return said || (/[0-9-]/.test(name) && (words[i - 1] === "over" || fromNode));
   });
+}
+
+/** Two names of one numbered series: "pve2" and "pve3", "hv-03" and "hv-04". */
+function sameSeries(a: string, b: string): boolean {
+  const series = /^([a-z][a-z-]*?)-?(\d+)$/;
+  const x = series.exec(a);
+  const y = series.exec(b);
+  return !!x && !!y && x[1] === y[1] && x[2] !== y[2];
 }
 
 /**
@@ -362,6 +427,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   if (format === "pve-volume-id" || /\bvolume (?:identifier|id)\b/i.test(description) || name === "volume")
     kinds.push("volume");
   if (format.startsWith("pve-userid") || name === "userid") kinds.push("user");
+  if (format === "pve-roleid-list") kinds.push("role");
   if (/\bAPI token ID\b/i.test(description)) kinds.push("token");
   if (format.startsWith("pve-ha-resource")) kinds.push("ha");
   if (name === "upid") kinds.push("task");
@@ -376,6 +442,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   if (IFACE_FORMATS.has(format)) kinds.push("iface");
   if (takesSize(name, pattern)) kinds.push("size");
   if (PCI_FORMATS.has(format) || PCI_PATTERN.test(pattern)) kinds.push("pci");
+  if (/\bqemu monitor encoding\b/i.test(description)) kinds.push("key");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   // Under /access a `path` is an ACL path ("Access control path" of PUT /access/acl, the path
   // GET /access/permissions dumps); a ticket's is the path it is checked on, no object of the request.
@@ -414,6 +481,11 @@ export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
       out.set(kind, Math.max(out.get(kind) ?? 0, where));
     }
   }
+  // A built-in role is granted (the ACL's `roles`) or read; it cannot be made, changed or deleted
+  // (PVE::API2::Role: create_role refuses IDs in the 'PVE' namespace, update_role and delete_role
+  // die for role_is_special).
+  if (e.method === "GET" && Object.values(e.parameters).some((p) => p.format === "pve-roleid") && inPath.has("roleid"))
+    out.set("role", 1);
   // The ACL list returns each entry's "Access control path": a path named asks for those entries too.
   eachReturnedField(e.returns, (name, prop) => {
     const description = (prop as { description?: unknown }).description;

@@ -9,6 +9,7 @@ import {
   namesRecurrence,
   namesSize,
   namesTargetNode,
+  speaksOfAccess,
   valueKinds,
 } from "../../src/catalog/search-values.ts";
 
@@ -112,6 +113,88 @@ describe("valueKinds", () => {
     ["/", []],
   ])("%s", (chunk, kinds) => {
     expect(valueKinds(chunk)).toEqual(kinds as never);
+  });
+});
+
+describe("keys pressed together are what sendkey takes", () => {
+  test.each<[string, string[]]>([
+    ["ctrl-alt-delete", ["key"]],
+    ["ctrl+alt+del", ["key"]],
+    ["Ctrl-Alt-F2", ["key"]],
+    ["alt-tab,", ["key"]],
+    // A modifier alone, or a word that starts like one, is no combination.
+    ["ctrl", []],
+    ["alternative", []],
+    ["shift-work", []],
+  ])("%s: %j", (chunk, kinds) => {
+    expect(valueKinds(chunk)).toEqual(kinds as never);
+  });
+
+  test("sendkey's key, in qemu monitor encoding, takes them", () => {
+    const e = {
+      method: "PUT",
+      path: "/nodes/{node}/qemu/{vmid}/sendkey",
+      name: "vm_sendkey",
+      description: "Send key event to virtual machine.",
+      parameters: { key: { type: "string", description: "The key (qemu monitor encoding)." } },
+    } as unknown as Endpoint;
+    expect([...endpointValueKinds(e).keys()]).toEqual(["key"]);
+  });
+});
+
+describe("a built-in role is granted or read, never made, changed or deleted", () => {
+  test.each<[string, string[]]>([
+    ["PVEVMAdmin", ["role"]],
+    ["PVEAuditor,", ["role"]],
+    ["NoAccess", ["role"]],
+    // The product's name, or a word in capitals, is no role.
+    ["PVE", []],
+    ["PVE9", []],
+    ["pveadmin", []],
+  ])("%s: %j", (chunk, kinds) => {
+    expect(valueKinds(chunk)).toEqual(kinds as never);
+  });
+
+  const role = (method: string, path: string, parameters: Record<string, unknown>) =>
+    endpointValueKinds({ method, path, name: "x", description: "", parameters } as unknown as Endpoint).get("role");
+  test("the ACL's roles and reading a role take it; creating, updating and deleting one do not", () => {
+    expect(role("PUT", "/access/acl", { roles: { type: "string", format: "pve-roleid-list" } })).toBe(1);
+    const roleid = { roleid: { type: "string", format: "pve-roleid" } };
+    expect(role("GET", "/access/roles/{roleid}", roleid)).toBe(1);
+    expect(role("PUT", "/access/roles/{roleid}", roleid)).toBeUndefined();
+    expect(role("DELETE", "/access/roles/{roleid}", roleid)).toBeUndefined();
+    expect(role("POST", "/access/roles", roleid)).toBeUndefined();
+  });
+});
+
+describe("a path an ACL shares with the API is the ACL's in a query about access", () => {
+  test.each<[string, boolean]>([
+    ["revoke joe@pve's access to /storage/backup", true],
+    ["take away a user's permission on /storage", true],
+    ["give bob the PVEVMUser role on /nodes/pve1", true],
+    ["revoke PVEAdmin from bob@pve on /storage", true],
+    ["grant the auditors read-only on /access/groups", true],
+    // Words inside the path typed say nothing; nor does a query about something else.
+    ["show /access/groups/admins", false],
+    ["what is configured for /storage/local", false],
+    ["GET /nodes/pve1/status", false],
+    ["the Administrator password of the Windows VM", false],
+  ])("%s: %p", (query, access) => {
+    expect(speaksOfAccess(query)).toBe(access);
+  });
+
+  test.each<[string, boolean, string[]]>([
+    ["/storage/backup", true, ["acl"]],
+    ["/nodes/pve1", true, ["acl"]],
+    ["/access/groups/admins", true, ["acl"]],
+    ["/storage", true, ["acl"]],
+    ["/storage/backup", false, []],
+    ["/nodes/pve1", false, []],
+    // Deeper than an ACL goes: the API's path.
+    ["/nodes/pve1/qemu", true, []],
+    ["/vms/100", false, ["acl"]],
+  ])("%s (about access: %p): %j", (chunk, access, kinds) => {
+    expect(valueKinds(chunk, access)).toEqual(kinds as never);
   });
 });
 
@@ -426,6 +509,11 @@ describe("namesTargetNode: the node something goes to", () => {
     ["hand VM 137 over to pve3 without downtime", true],
     ["evacuate all guests from node pve3 to pve1 before maintenance", true],
     ["move container 260 to host beta", true],
+    // Two hosts of one numbered series: from one to the other.
+    ["evacuate all guests from pve2 to pve3 before patching", true],
+    ["move everything from hv-03 to hv-04", true],
+    ["copy the ISO from nfs1 to local", false],
+    ["from pve2 to pve2", false],
     // A bare name after "to" may be a storage, a new name, anything.
     ["back up all guests every night to pbs01", false],
     ["rename VM 135 to db-primary", false],

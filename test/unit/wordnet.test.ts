@@ -49,6 +49,28 @@ describe("reading WordNet's verb files", () => {
     expect(verbsOf([{ lemma: "remove", sense: 2 }], index, data, depth)).toEqual(want);
   });
 
+  test("a sense's own depth overrides the script's, and each synset is reached once across senses", () => {
+    expect(verbsOf([{ lemma: "remove", sense: 2, depth: 0 }], index, data, 2)).toEqual(["get rid of", "remove"]);
+    expect(
+      verbsOf(
+        [
+          { lemma: "discard", sense: 1, depth: 0 },
+          { lemma: "remove", sense: 2, depth: 2 },
+        ],
+        index,
+        data,
+        0,
+      ),
+    ).toEqual(["discard", "get rid of", "remove", "scrap", "throw away", "toss"]);
+  });
+
+  test("`mainly` keeps only the verbs whose first sense is among those reached", () => {
+    // "remove"'s first sense is 00000900, which "get rid of" does not reach; "discard"'s is
+    // 00000200, which it does; the other verbs are not in the index, so no first sense of theirs is.
+    expect(verbsOf([{ lemma: "remove", sense: 2, depth: 1, mainly: true }], index, data, 2)).toEqual(["discard"]);
+    expect(verbsOf([{ lemma: "remove", sense: 2, depth: 1 }], index, data, 2)).toContain("remove");
+  });
+
   test("a sense WordNet does not have is an error, not an empty list", () => {
     expect(() => verbsOf([{ lemma: "remove", sense: 3 }], index, data, 1)).toThrow("remove#3");
     expect(() => verbsOf([{ lemma: "nuke", sense: 1 }], index, data, 1)).toThrow("nuke#1");
@@ -87,6 +109,19 @@ describe("the committed table", () => {
     for (const query of ["scrap VM 100", "ditch the virtual machine", "toss out VM 100"]) {
       expect(catalog.search(query).hits[0]).toMatchObject({ method: "DELETE", path: "/nodes/{node}/qemu/{vmid}" });
     }
+  });
+
+  test("the ways to destroy that mostly mean it delete, and the ways to look over read", () => {
+    for (const verb of ["tear down", "dismantle", "demolish", "kick out", "oust"])
+      expect(WORDNET_VERBS.delete).toContain(verb);
+    // "take down" is mostly to lower, "wipe out" mostly to use up: neither mostly destroys.
+    for (const verb of ["take down", "wipe out"]) expect(WORDNET_VERBS.delete).not.toContain(verb);
+    for (const verb of ["review", "peruse", "scrutinize"]) expect(WORDNET_VERBS.list).toContain(verb);
+    const catalog = miniCatalog();
+    expect(catalog.search("tear down VM 100").hits[0]).toMatchObject({
+      method: "DELETE",
+      path: "/nodes/{node}/qemu/{vmid}",
+    });
   });
 
   test.skipIf(!haveSharedData("the WordNet table check"))(
@@ -130,6 +165,10 @@ describe("a request that opens with an English verb may set a parameter", () => 
     ["log of the last replication run", false],
     ["rule number 4 of the host firewall", false],
     ["log outgoing traffic of VM 306 at level info", true],
+    // A verb before "whether" or "if" asks.
+    ["poll whether the task has finished", false],
+    ["find out if pve2 is up", false],
+    ["poll the task until it has finished", true],
   ])("%s: %p", (query, verb) => {
     expect(opensWithEnglishVerb(tokenize(buildSearchIndex([]), query).tokens)).toBe(verb);
   });
