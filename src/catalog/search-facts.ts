@@ -377,6 +377,33 @@ export function mappingUses(endpoints: readonly Endpoint[]): string[][] {
   });
 }
 
+/**
+ * A setting's key named by the words of an action the API also has ("freeze-fs" of a VM's
+ * `agent`: "Freeze guest filesystems through QGA for consistent disk state on operations such
+ * as snapshots, backups, …") says what that action does, where the action's own description
+ * says only "Execute fsfreeze-freeze.". Per endpoint: the descriptions of the keys whose every
+ * part (two or more) its last segment holds, when the description says the segment's action.
+ */
+export function actionKeyTexts(endpoints: readonly Endpoint[]): string[][] {
+  const keyTexts: { parts: string[]; text: string; said: Set<string> }[] = [];
+  for (const e of endpoints)
+    for (const p of Object.values(e.parameters))
+      for (const [key, sub] of Object.entries(propertyStringKeys(p) ?? {})) {
+        const text = (sub as { description?: unknown } | undefined)?.description;
+        const parts = key.split(/[-_]/);
+        if (typeof text !== "string" || parts.length < 2 || parts.some((part) => part.length < 2)) continue;
+        keyTexts.push({ parts, text, said: new Set(text.toLowerCase().match(/[a-z]+/g) ?? []) });
+      }
+  return endpoints.map((e) => {
+    const last = e.path.split("/").pop()!;
+    // The action is the segment's last word: fsfreeze-freeze freezes, fsfreeze-thaw thaws.
+    const action = last.split(/[-_]/).pop()!;
+    if (last.startsWith("{")) return [];
+    const lent = keyTexts.filter((k) => k.said.has(action) && k.parts.every((part) => last.includes(part)));
+    return [...new Set(lent.map((k) => k.text))];
+  });
+}
+
 /** Where endpoints' names hold a closed-class word only inside a phrase ("not-backed-up"). */
 export interface PhraseBound {
   /** Stems of the words next to it there ("back", of "backed", beside "not"). */

@@ -25,6 +25,7 @@ import {
   withStandIns,
   itemKinds,
   itemNames,
+  actionKeyTexts,
   mappingUses,
   pathStems,
   phraseBoundWords,
@@ -240,7 +241,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const stems = new Map<string, string>();
   // An item's kinds count as values it takes: "a backup" names a volume of the content listing.
   const kinds = itemKinds(endpoints, docs?.values);
-  const uses = mappingUses(endpoints);
+  const mappings = mappingUses(endpoints);
+  const actionKeys = actionKeyTexts(endpoints);
+  const uses = mappings.map((texts, id) => [...texts, ...actionKeys[id]!]);
   const inherited = successorTexts(endpoints);
   const fieldsOf = endpoints.map((e, id) =>
     endpointFields(e, uses[id]!, inherited[id]!, docs?.texts[id] ?? [], [

@@ -12,6 +12,7 @@ import {
   itemKinds,
   itemNames,
   type ItemNames,
+  actionKeyTexts,
   mappingUses,
   OWN_TWIN,
   summaryObject,
@@ -629,6 +630,33 @@ describe("mappingUses: a cluster-wide mapping in the words of the guest setting 
     expect(uses[2]).toEqual(["usb", "Configure an USB device."]);
     expect(uses[3]).toEqual([]);
     expect(uses[4]).toEqual([]);
+  });
+});
+
+describe("actionKeyTexts: a setting's key named by an action's words says what the action does", () => {
+  const endpoint = (method: string, path: string, parameters: Record<string, unknown> = {}) =>
+    ({ method, path, name: "x", description: "", parameters }) as unknown as Endpoint;
+  const freeze = "Freeze guest filesystems through QGA for consistent disk state on operations such as snapshots.";
+  const endpoints = [
+    endpoint("PUT", "/nodes/{node}/qemu/{vmid}/config", {
+      agent: {
+        type: "string",
+        description: "Enable/disable communication with the QEMU Guest Agent and its properties.",
+        format: {
+          "freeze-fs": { type: "boolean", description: freeze },
+          fstrim_cloned_disks: { type: "boolean", description: "Run fstrim after moving a disk or migrating the VM." },
+          type: { type: "string", description: "Select the agent type" },
+        },
+      },
+    }),
+    endpoint("POST", "/nodes/{node}/qemu/{vmid}/agent/fsfreeze-freeze"),
+    endpoint("POST", "/nodes/{node}/qemu/{vmid}/agent/fsfreeze-thaw"),
+    endpoint("POST", "/nodes/{node}/qemu/{vmid}/agent/fstrim"),
+    endpoint("GET", "/nodes/{node}/qemu/{vmid}/agent/{command}"),
+  ];
+
+  test("fsfreeze-freeze freezes as freeze-fs says; thawing is another action, fstrim no key's every word", () => {
+    expect(actionKeyTexts(endpoints)).toEqual([[], [freeze], [], [], []]);
   });
 });
 
