@@ -4,7 +4,7 @@
 // and a frame around the request ("how do I", "is it possible to"). Pure functions over tokens.
 import { GROUP_METHOD_HINTS, LXC_WORDS, METHOD_HINTS, QEMU_WORDS } from "./synonyms.ts";
 import { PARTICLES, STOPWORDS, words } from "./text.ts";
-import { valueKinds } from "./search-values.ts";
+import { valueKinds, valueText } from "./search-values.ts";
 import {
   beginsObject,
   isEnglishVerb,
@@ -977,6 +977,52 @@ export function markBackFromBackup(tokens: Token[]): boolean {
   const t = tokens[back]!;
   tokens[back] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
   return true;
+}
+
+/** Who may be granted something: a person, an account or a token ("what am I allowed to do"). */
+const GRANTEES = new Set([
+  "i",
+  "you",
+  "he",
+  "she",
+  "they",
+  "we",
+  "me",
+  "him",
+  "her",
+  "them",
+  "user",
+  "users",
+  "account",
+  "accounts",
+  "token",
+  "tokens",
+  "group",
+  "groups",
+]);
+
+/**
+ * "what is the monitoring@pve user actually allowed to do", "what am I allowed to do on storage
+ * local": what an account is allowed to do is its permissions, the API's word ("Retrieve
+ * effective permissions of given user/token"). Only when the one allowed is an account, a
+ * person or a token, typed (carol@pve, a token ID) or said: "VMs allowed to run on pve2" and
+ * "which IPs are allowed to reach port 22" are rules of other kinds.
+ */
+export function asksPermission(query: string): boolean {
+  const chunks = query.split(/\s+/);
+  return chunks.some((chunk, k) => {
+    if (!/^(?:allowed|permitted)$/i.test(chunk) || !/^to$/i.test(chunks[k + 1] ?? "")) return false;
+    for (let j = k - 1; j >= 0; j--) {
+      const word = valueText(chunks[j]!)
+        .toLowerCase()
+        .replace(/'[a-z]+$/, "");
+      if (/[,.;:!?]$/.test(chunks[j]!) || CLAUSE_JOINERS.has(word)) return false;
+      if (GRANTEES.has(word)) return true;
+      const kinds = valueKinds(chunks[j]!);
+      if (kinds.includes("user") || kinds.includes("token")) return true;
+    }
+    return false;
+  });
 }
 
 /** Guests placed on the same node or on separate ones (not moved "to a different node"). */

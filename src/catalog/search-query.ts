@@ -45,6 +45,7 @@ import {
   pastTenseBases,
   markInability,
   markLoginNoun,
+  asksPermission,
   markBackFromBackup,
   markLoginSource,
   markLoginThrough,
@@ -502,6 +503,8 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (namesStorage && !concepts.some((c) => c.terms.get(storageStem) === 1)) found.word("storage", STORAGE_NAME_WEIGHT);
   // "log in with their company's single sign-on": what one logs in with is a realm.
   if (loginThrough || loginSource) found.word("realm", REALM_WEIGHT);
+  // "what is bob@pve allowed to do": the account's permissions, as if they were said.
+  if (asksPermission(query)) found.word("permission", 1);
   // "bring back container 310 from its backup archive": a restore, as if it were said.
   if (restores) found.word("restore", 1);
   // "never on the same host", "on different nodes": guests kept together or apart is what the HA

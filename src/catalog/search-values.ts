@@ -27,6 +27,7 @@ export type ValueKind =
   | "iface"
   | "pci"
   | "key"
+  | "timezone"
   | "acl"
   | "server"
   | "file"
@@ -71,9 +72,11 @@ const SHARED_ACL_PATH =
 /**
  * The words the ACL's endpoints describe what they grant with: "Access control path", "List of
  * roles", "Allow to propagate (inherit) permissions" (PUT /access/acl), "Retrieve effective
- * permissions" (GET /access/permissions), and the privileges a role holds.
+ * permissions" (GET /access/permissions), the privileges a role holds; granting and revoking
+ * them, and what someone is allowed or permitted to do.
  */
-const ACCESS_WORDS = /^(?:access|acls?|permissions?|roles?|privileges?|grant(?:s|ed)?|revoked?|revokes)$/i;
+const ACCESS_WORDS =
+  /^(?:access|acls?|permissions?|roles?|privileges?|grant(?:s|ed)?|revoked?|revokes|allowed|permitted)$/i;
 
 /**
  * A built-in role's name: pve-access-control's create_roles makes PVEAdmin, PVEAuditor,
@@ -125,6 +128,13 @@ const IMAGE_PARAMETER = /\bvolume id or absolute path\b/i;
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
 /**
+ * A time zone as the node's `timezone` takes it ("The file '/usr/share/zoneinfo/zone.tab' contains
+ * the list of valid names"): an area and a location (Europe/Berlin, America/New_York), or UTC.
+ */
+const TIME_ZONE =
+  /^(?:UTC|GMT|(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Z][A-Za-z_+-]*(?:\/[A-Z][A-Za-z_]*)?)$/;
+
+/**
  * Keys pressed together, as sendkey's `key` takes them ("The key (qemu monitor encoding)":
  * ctrl-alt-delete) or as people write them (ctrl+alt+del): a modifier first, then keys.
  */
@@ -167,6 +177,7 @@ export function valueKinds(chunk: string, access = false): ValueKind[] {
   if (IFACE_NAME.test(v)) return ["iface"];
   if (PCI_ADDRESS.test(v)) return ["pci"];
   if (KEY_COMBINATION.test(v)) return ["key"];
+  if (TIME_ZONE.test(v)) return ["timezone"];
   return [];
 }
 
@@ -443,6 +454,7 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   if (takesSize(name, pattern)) kinds.push("size");
   if (PCI_FORMATS.has(format) || PCI_PATTERN.test(pattern)) kinds.push("pci");
   if (/\bqemu monitor encoding\b/i.test(description)) kinds.push("key");
+  if (name === "timezone") kinds.push("timezone");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   // Under /access a `path` is an ACL path ("Access control path" of PUT /access/acl, the path
   // GET /access/permissions dumps); a ticket's is the path it is checked on, no object of the request.

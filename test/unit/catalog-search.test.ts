@@ -66,6 +66,7 @@ import {
   markContext,
   markLightVerb,
   markInability,
+  asksPermission,
   markBackFromBackup,
   markLoginNoun,
   markLoginSource,
@@ -1644,7 +1645,9 @@ describe("the thirty-sixth round of issue 11, on PVE 9.1", async () => {
   // - an English verb before "whether" asks;
   // - a file called by its name is the path an endpoint's description says;
   // - back from a backup is a restore;
-  // - a built-in role is granted or read, never made, changed or deleted.
+  // - a built-in role is granted or read, never made, changed or deleted;
+  // - a time zone is what the node's timezone takes;
+  // - what an account is allowed to do is its permissions.
   test.skipIf(!present).each([
     ["revoke carol@pve's access to /nodes/pve2", "PUT /access/acl"],
     ["take away alice's permission on /storage/nfs1", "PUT /access/acl"],
@@ -1665,6 +1668,8 @@ describe("the thirty-sixth round of issue 11, on PVE 9.1", async () => {
     ["get container 205 back from yesterday's vzdump archive", "POST /nodes/{node}/lxc"],
     ["hand the auditors group PVEAuditor on the whole datacenter", "PUT /access/acl"],
     ["which privileges does PVEVMUser have", "GET /access/roles/{roleid}"],
+    ["switch pve1 to Europe/Berlin", "PUT /nodes/{node}/time"],
+    ["what is svc-backup@pve allowed to do on /storage/nas", "GET /access/permissions"],
   ])("%s: %s first", (query, endpoint) => {
     expect(ranked(withDocs!, query)[0]).toBe(endpoint);
   });
@@ -3334,6 +3339,22 @@ describe("what provides logins is a realm", () => {
     const tokens = tokenize(buildSearchIndex([]), query).tokens;
     expect(markLoginSource(tokens)).toBe(found);
     expect(tokens.filter((t) => t.context).map((t) => t.word)).toEqual(passing);
+  });
+});
+
+describe("what an account is allowed to do is its permissions", () => {
+  test.each<[string, boolean]>([
+    ["what am I allowed to do on storage local?", true],
+    ["what is the monitoring@pve user actually allowed to do", true],
+    ["what is ci@pve!deploy permitted to do", true],
+    ["show me what he's effectively allowed to do", true],
+    // A guest, an address or a rule is allowed by other settings.
+    ["which VMs are allowed to run on pve2", false],
+    ["which IPs are allowed to reach port 22", false],
+    ["the user logs in, and VMs are allowed to start", false],
+    ["users are allowed", false],
+  ])("%s: %p", (query, asked) => {
+    expect(asksPermission(query)).toBe(asked);
   });
 });
 

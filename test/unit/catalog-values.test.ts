@@ -142,6 +142,37 @@ describe("keys pressed together are what sendkey takes", () => {
   });
 });
 
+describe("a time zone is what the node's timezone takes", () => {
+  test.each<[string, string[]]>([
+    ["Europe/Berlin", ["timezone"]],
+    ["America/New_York.", ["timezone"]],
+    ["America/Argentina/Buenos_Aires", ["timezone"]],
+    ["UTC", ["timezone"]],
+    // An area alone, or a path of the same shape in lower case, is none.
+    ["Europe", []],
+    ["europe/berlin", []],
+    ["Storage/Local", []],
+  ])("%s: %j", (chunk, kinds) => {
+    expect(valueKinds(chunk)).toEqual(kinds as never);
+  });
+
+  test("a parameter named timezone takes it", () => {
+    const e = {
+      method: "PUT",
+      path: "/nodes/{node}/time",
+      name: "set_timezone",
+      description: "Set time zone.",
+      parameters: {
+        timezone: {
+          type: "string",
+          description: "Time zone. The file '/usr/share/zoneinfo/zone.tab' contains the list of valid names.",
+        },
+      },
+    } as unknown as Endpoint;
+    expect([...endpointValueKinds(e).keys()]).toEqual(["timezone"]);
+  });
+});
+
 describe("a built-in role is granted or read, never made, changed or deleted", () => {
   test.each<[string, string[]]>([
     ["PVEVMAdmin", ["role"]],
@@ -174,6 +205,7 @@ describe("a path an ACL shares with the API is the ACL's in a query about access
     ["give bob the PVEVMUser role on /nodes/pve1", true],
     ["revoke PVEAdmin from bob@pve on /storage", true],
     ["grant the auditors read-only on /access/groups", true],
+    ["what is svc-backup@pve allowed to do on /storage/nas", true],
     // Words inside the path typed say nothing; nor does a query about something else.
     ["show /access/groups/admins", false],
     ["what is configured for /storage/local", false],
