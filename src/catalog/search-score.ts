@@ -55,6 +55,12 @@ export interface EndpointFacts {
   itemUnspoken?: boolean;
   /** For an item of a list, or an endpoint below one: the stem of what the list holds ("plugin" for /cluster/acme/plugins/{id}). */
   itemOf?: string | undefined;
+  /**
+   * The stem of what an item's last placeholder names ("user" of /access/tfa/{userid}): the
+   * item is that one object's, so a query asking for all of them ("which users have 2FA")
+   * wants the list.
+   */
+  keyOf?: string | undefined;
   /** It is named by a word of a subordinate clause ("reboot" in "start VM 160 whenever its host reboots"). */
   doesSubordinate?: boolean;
   /** It answers with a picture ("Read VM RRD statistics (returns PNG)"), not data. */
@@ -244,7 +250,11 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   if (e.websocket) f *= FACTOR.websocket;
   // "every rule of the host firewall on pve2": "every" asks for the list, whatever the value names.
   if ((!q.oneItem || q.asksForAll) && e.method === "GET" && e.item) f *= FACTOR.itemUnasked;
-  if (q.listsAsked && e.method === "GET" && e.itemOf !== undefined && q.listsAsked.has(e.itemOf))
+  if (
+    q.listsAsked &&
+    e.method === "GET" &&
+    ((e.itemOf !== undefined && q.listsAsked.has(e.itemOf)) || (e.keyOf !== undefined && q.listsAsked.has(e.keyOf)))
+  )
     f *= FACTOR.itemForList;
   if (e.collectionOf !== undefined && q.named.has(e.collectionOf)) f *= FACTOR.collectionForOne;
   // "container 105": one guest is meant, so node-wide endpoints that merely mention guests step back.

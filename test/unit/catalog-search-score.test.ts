@@ -27,6 +27,8 @@ import {
   type QueryFacts,
 } from "../../src/catalog/search-score.ts";
 import { itemSpokenOf } from "../../src/catalog/search-rank.ts";
+import { keyOf } from "../../src/catalog/search.ts";
+import { StemCache } from "../../src/catalog/stem.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 /** The PVE 9.1 catalog, parsed once for the tests that read the real schema. */
@@ -249,6 +251,12 @@ describe("scoreFactor", () => {
       "below one item, its list asked for in the plural",
       { item: false, itemOf: "task" },
       { oneItem: false, listsAsked: new Set(["task"]) },
+      FACTOR.itemForList,
+    ],
+    [
+      "one object's item, what its key names asked for in the plural (which users have 2FA)",
+      { item: true, itemOf: "tfa", keyOf: "user" },
+      { oneItem: true, listsAsked: new Set(["user"]) },
       FACTOR.itemForList,
     ],
     [
@@ -630,6 +638,22 @@ describe("mappingUses: a cluster-wide mapping in the words of the guest setting 
     expect(uses[2]).toEqual(["usb", "Configure an USB device."]);
     expect(uses[3]).toEqual([]);
     expect(uses[4]).toEqual([]);
+  });
+});
+
+describe("keyOf: what an item's last placeholder names", () => {
+  test.each<[string, string | undefined]>([
+    ["/access/tfa/{userid}", "user"],
+    ["/pools/{poolid}", "pool"],
+    ["/access/domains/{realm}", "realm"],
+    ["/nodes/{node}/qemu/{vmid}", "vm"],
+    // A name, an ID or a position names no kind of object; nor does a path that is no item.
+    ["/cluster/backup/{id}", undefined],
+    ["/cluster/firewall/rules/{pos}", undefined],
+    ["/nodes/{node}/ceph/pool/{name}", undefined],
+    ["/access/tfa", undefined],
+  ])("%s: %p", (path, key) => {
+    expect(keyOf(path, new StemCache(new Map()))).toBe(key);
   });
 });
 
