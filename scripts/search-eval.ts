@@ -70,6 +70,7 @@ const queryFiles = given.length
       `${fixtures}/search-fresh58-sealed.json`,
       `${fixtures}/search-fresh59-sealed.json`,
       `${fixtures}/search-fresh60-sealed.json`,
+      `${fixtures}/search-fresh62-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

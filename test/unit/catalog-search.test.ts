@@ -4128,6 +4128,7 @@ const FIXTURE_SETS = [
   "search-fresh58-sealed",
   "search-fresh59-sealed",
   "search-fresh60-sealed",
+  "search-fresh62-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -4149,7 +4150,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // attempt". Over the opened sets, 64 queries rose and 12 fell.
   ["search-fresh-tune", true, 86.1, 97.2],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
-  ["search-fresh-sealed", true, 85.3, 100],
+  ["search-fresh-sealed", true, 86.8, 100],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
   // Lowered in the fifth round: the docs' words for shell commands cost it "zpool status" (second, after the scan).
   ["search-fresh2-tune", true, 87.1, 92.9],
@@ -4157,7 +4158,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh2-sealed", true, 88.2, 97.6],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
   ["search-fresh3-tune", true, 82.4, 91.9],
-  ["search-fresh3-sealed", true, 90.4, 97.3],
+  ["search-fresh3-sealed", true, 91.8, 98.6],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 90.7, 98.1],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
@@ -4172,7 +4173,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // the schema says rarely now counts from the docs (RARE_IN_SCHEMA), and the config's docs put it
   // before move_disk for "hand disk scsi2 over from VM 101 to VM 102". 12 queries of the opened
   // sets rose, 2 fell.
-  ["search-fresh8-sealed", true, 80.8, 95],
+  ["search-fresh8-sealed", true, 81.7, 95.8],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 92.5, 99.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
@@ -4182,7 +4183,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Top five lowered in the thirty-second round by one query ("new guests keep getting MACs
   // starting with BC:24:11", seventh now): startall, which names "all VMs and containers",
   // now names guests and starts ("starting") above the cluster's options.
-  ["search-fresh12-sealed", true, 80, 96.7],
+  ["search-fresh12-sealed", true, 80.8, 96.7],
   // Written after the round's last commit, as a fourth unseen check of it.
   ["search-fresh13-sealed", true, 85, 97.5],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
@@ -4207,7 +4208,7 @@ const FLOORS: [string, boolean, number, number][] = [
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
   ["search-fresh21-sealed", true, 79.1, 88.2],
   // Written after the round's changes to phrasing, before its last change; opened after it.
-  ["search-fresh22-sealed", true, 94.5, 98.2],
+  ["search-fresh22-sealed", true, 94.5, 99.1],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
@@ -4237,22 +4238,25 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh41-sealed", true, 87.3, 92.7], // top five lowered (see search-fresh-tune)
   // The fourteenth round's opened check, one of four written at its start: measured at the start
   // commit (80.0 / 91.8), then opened to find classes; fresh47-49 stay sealed.
-  ["search-fresh46-sealed", true, 86.4, 95.5],
+  ["search-fresh46-sealed", true, 87.3, 95.5],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
   ["search-fresh50-sealed", true, 80, 91.8],
   // The twenty-eighth round's opened check, written by a helper at its start: measured at the
   // start commit (79.1 / 90.0), then opened to find classes.
-  ["search-fresh54-sealed", true, 82.7, 90.9],
+  ["search-fresh54-sealed", true, 83.6, 91.8],
   // The thirty-fifth round's opened check, written by a helper at its start in the style of
   // dev-queries-2 with harder plain requests: measured at the start commit (75.5 / 90.9), then
   // opened to find classes.
-  ["search-fresh56-sealed", true, 80, 94.5],
+  ["search-fresh56-sealed", true, 80.9, 95.5],
   // The thirty-sixth round's opened checks, written by helpers at its start: fresh58 in the style
   // of dev-queries-2, fresh59 plain requests only, fresh60 plain requests by ten kinds of writer.
   // Measured at the start commit (83.6 / 96.4, 69.0 / 90.0, 71.0 / 90.0), then opened to find
   // classes; fresh57, written with them, stays sealed.
   ["search-fresh58-sealed", true, 87.3, 97.3],
-  ["search-fresh59-sealed", true, 73, 95],
+  ["search-fresh59-sealed", true, 74, 95],
   ["search-fresh60-sealed", true, 76, 94],
+  // Written during the round for breadth (100 different endpoints, plain requests): measured at
+  // the start commit (68.0 / 89.0) and after the round's first two commits (70.0 / 90.0), then opened.
+  ["search-fresh62-sealed", true, 71, 90],
 ];
