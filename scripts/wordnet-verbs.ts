@@ -34,11 +34,6 @@ const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
     { lemma: "expel", sense: 1, depth: 0 }, // force to leave or move out
     { lemma: "expel", sense: 2, depth: 0 }, // remove from a position or office
   ],
-  list: [
-    { lemma: "examine", sense: 2, depth: 1, mainly: true }, // observe, check out, and look over carefully or inspect
-    { lemma: "review", sense: 1, depth: 0 }, // look at again; examine again
-    { lemma: "inspect", sense: 1, depth: 0 }, // look over carefully
-  ],
 };
 /** Troponyms of troponyms still mean the action ("junk" is a way to "get rid of"); deeper ones drift. */
 const DEPTH = 2;

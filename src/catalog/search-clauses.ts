@@ -2,7 +2,7 @@
 // states the situation, a clause of time or condition, a relative clause describing a noun), what
 // the request keeps from happening or does without, a light verb whose object names the action,
 // and a frame around the request ("how do I", "is it possible to"). Pure functions over tokens.
-import { GROUP_METHOD_HINTS, LXC_WORDS, METHOD_HINTS, QEMU_WORDS } from "./synonyms.ts";
+import { GROUP_METHOD_HINTS, HAND_GROUPS, LXC_WORDS, METHOD_HINTS, QEMU_WORDS } from "./synonyms.ts";
 import { PARTICLES, STOPWORDS, words } from "./text.ts";
 import { valueKinds, valueText } from "./search-values.ts";
 import {
@@ -917,6 +917,8 @@ export function markLoginThrough(tokens: Token[]): boolean {
 
 /** What logs in or signs on, as a noun qualifying another ("login provider", "SSO source"). */
 const LOGIN_QUALIFIERS = new Set([...LOGIN_NOUNS, "sso", "signin", "signon", "authentication", "auth", "identity"]);
+/** The realm's names in the synonym groups ("authentication server"), which need no rule. */
+const REALM_NAMES: ReadonlySet<string> = new Set(HAND_GROUPS.find((group) => group[0] === "realm") ?? []);
 /**
  * The nouns for where accounts are checked: the admin guide's "authentication sources" and the
  * API's "authentication server" (POST /access/domains), and the OpenID "provider" of the guide.
@@ -943,6 +945,8 @@ export function markLoginSource(tokens: Token[]): boolean {
   tokens.forEach((t, k) => {
     const next = tokens[k + 1];
     if (!LOGIN_QUALIFIERS.has(t.word) || t.literal || t.inName || !next || !SOURCE_NOUNS.has(next.word)) return;
+    // "authentication server" is a realm's own name in the synonym groups already.
+    if (REALM_NAMES.has(`${t.word} ${next.word}`)) return;
     if (!t.context) tokens[k] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
     found = true;
   });
@@ -966,40 +970,49 @@ const SOURCE_REACH = 4;
  * API's word.
  */
 export function markBackFromBackup(tokens: Token[]): boolean {
-  const back = tokens.findIndex((t, k) => t.word === "back" && k > 0 && !t.literal && !t.inName);
+  // "back up VM 100 from pve1 to the backup storage" makes a backup.
+  const back = tokens.findIndex(
+    (t, k) => t.word === "back" && k > 0 && !t.literal && !t.inName && tokens[k + 1]?.word !== "up",
+  );
   if (back < 0) return false;
   const from = tokens.findIndex((t, k) => k > back && t.word === "from");
   if (from < 0 || tokens.slice(back + 1, from).some((t) => CLAUSE_JOINERS.has(t.word))) return false;
   // "one config file back from last night's backup": a file from inside it (file-restore).
   if (tokens.slice(0, from).some((t) => FILE_NOUNS.has(t.word))) return false;
-  const source = tokens.slice(from + 1, from + 1 + SOURCE_REACH);
+  // Where from ends with its clause: "came back from reboot, is the backup still running".
+  const source: Token[] = [];
+  for (const t of tokens.slice(from + 1, from + 1 + SOURCE_REACH)) {
+    if (t.clauseStart || CLAUSE_JOINERS.has(t.word)) break;
+    source.push(t);
+  }
   if (!source.some((t) => BACKUP_NOUNS.has(t.word) && !t.literal)) return false;
   const t = tokens[back]!;
   tokens[back] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
   return true;
 }
 
-/** Who may be granted something: a person, an account or a token ("what am I allowed to do"). */
+/**
+ * Who may be granted something: a person, an account or a token ("what am I allowed to do"). Not
+ * a group (HA and firewall groups are allowed things too) nor "they" (guests may be).
+ */
 const GRANTEES = new Set([
   "i",
   "you",
   "he",
   "she",
-  "they",
   "we",
   "me",
   "him",
   "her",
-  "them",
   "user",
   "users",
   "account",
   "accounts",
   "token",
   "tokens",
-  "group",
-  "groups",
 ]);
+/** What one is allowed to do, said in general: do, see, access, change … (not "run on pve2", "have two TFA"). */
+const ALLOWED_DEEDS = new Set(["do", "see", "access", "change", "modify", "manage", "touch", "edit", "view"]);
 
 /**
  * "what is the monitoring@pve user actually allowed to do", "what am I allowed to do on storage
@@ -1012,6 +1025,8 @@ export function asksPermission(query: string): boolean {
   const chunks = query.split(/\s+/);
   return chunks.some((chunk, k) => {
     if (!/^(?:allowed|permitted)$/i.test(chunk) || !/^to$/i.test(chunks[k + 1] ?? "")) return false;
+    // What one may do in general: "allowed to have more than one TFA" is a rule of its own.
+    if (!ALLOWED_DEEDS.has(valueText(chunks[k + 2] ?? "").toLowerCase())) return false;
     for (let j = k - 1; j >= 0; j--) {
       const word = valueText(chunks[j]!)
         .toLowerCase()

@@ -396,9 +396,9 @@ export function actionKeyTexts(endpoints: readonly Endpoint[]): string[][] {
       }
   return endpoints.map((e) => {
     const last = e.path.split("/").pop()!;
+    if (last.startsWith("{")) return [];
     // The action is the segment's last word: fsfreeze-freeze freezes, fsfreeze-thaw thaws.
     const action = last.split(/[-_]/).pop()!;
-    if (last.startsWith("{")) return [];
     const lent = keyTexts.filter((k) => k.said.has(action) && k.parts.every((part) => last.includes(part)));
     return [...new Set(lent.map((k) => k.text))];
   });

@@ -106,6 +106,21 @@ export function negatedFlags(endpoints: readonly Endpoint[], stems?: Map<string,
   return out;
 }
 
+/** Placeholders that name no kind of object ("{name}", "{id}", "{pos}"). */
+const GENERIC_KEYS = new Set(["name", "id", "pos"]);
+
+/**
+ * The stem of what an item's last placeholder names, when the API lists such objects
+ * (`collections`): "user" for /access/tfa/{userid} (/access/users); nothing for {sid} or {upid},
+ * whose "s" and "up" are no list.
+ */
+export function keyOf(path: string, stems: StemMemo, collections: ReadonlySet<string>): string | undefined {
+  const placeholder = /\{([a-z]+)\}$/.exec(path)?.[1];
+  if (placeholder === undefined || GENERIC_KEYS.has(placeholder)) return undefined;
+  const key = stem(placeholder.replace(/id$/, ""), stems);
+  return collections.has(key) ? key : undefined;
+}
+
 /**
  * The paths in a file system the endpoints' descriptions say, less the punctuation after them
  * ("/etc/hosts"); not an API path ("/cluster/acme/meta").

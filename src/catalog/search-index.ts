@@ -52,6 +52,7 @@ import {
   collectionParents,
   familyKey,
   describedPaths,
+  keyOf,
   indexNoun,
   listsThrough,
   negatedFlags,
@@ -153,6 +154,8 @@ export interface SearchIndex {
   measured: Set<string>;
   /** For an item of such a list (its path and a placeholder): the stem of what the list holds. */
   itemOf: (string | undefined)[];
+  /** For an item: the stem of the list its last placeholder names ("user" for /access/tfa/{userid}; keyOf). */
+  keyOf: (string | undefined)[];
   /** Per endpoint, the stems of every list whose item its path goes through, the nearest last. */
   itemsOf: string[][];
   /** Per endpoint, how its item may be named besides its list's word (itemNames). */
@@ -468,6 +471,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const creates = endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined));
   const through = endpoints.map((e) => listsThrough(e.path, listed));
   const creatable = new Set(creates.filter((c): c is string => c !== undefined));
+  const collectionStems = new Set(listed.values());
   const compoundList = [...compounds];
   return {
     endpoints,
@@ -494,13 +498,14 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     creates,
     creatable,
     postWords: postWords(endpoints, creatable, stems),
-    collectionStems: new Set(listed.values()),
+    collectionStems,
     collectionAliases: collectionAliases(endpoints, listed, stems),
     collectionParents: collectionParents(listed, stems),
     storageTypes: storageTypes(endpoints),
     measured: measuredWords(endpoints),
     describedPaths: describedPaths(endpoints),
     itemOf: through.map((lists) => lists.at(-1)),
+    keyOf: endpoints.map((e) => keyOf(e.path, stems, collectionStems)),
     itemsOf: through.map((lists) => lists.filter((list): list is string => list !== undefined)),
     itemNames: endpoints.map((e) => itemNames(e, stems, pathWords)),
     vocabulary,

@@ -84,6 +84,9 @@ import {
 } from "./search-tokens.ts";
 
 /** The kind of object a kind of value names, where the API has a word for it. */
+/** A time of day ("22:00", "2am", "14:30"). */
+const TIME_OF_DAY = /^\d{1,2}(?::\d{2})?(?:am|pm)?$/i;
+
 const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
   user: "user",
   role: "role",
@@ -100,7 +103,8 @@ export function namingFiles(query: string, paths: ReadonlySet<string>): string {
   let out = query;
   for (const path of paths) {
     const name = path.split("/").pop()!;
-    out = out.replace(new RegExp(`(?<![/\\w.-])${name.replace(/[.]/g, "\\.")}(?= files?\\b)`, "gi"), path);
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    out = out.replace(new RegExp(`(?<![/\\w.-])${escaped}(?= file\\b)`, "gi"), path);
   }
   return out;
 }
@@ -406,8 +410,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
 
   const pathKinds = new Set<ValueKind>();
   const access = speaksOfAccess(query);
-  for (const chunk of query.split(/\s+/)) {
+  const chunks = query.split(/\s+/);
+  for (const [k, chunk] of chunks.entries()) {
     for (const kind of valueKinds(chunk, access)) {
+      // "at 22:00 UTC": the zone a time of day is told in, no zone to set; nor is the zone a
+      // question asks the time in ("what time is it on pve1 in UTC").
+      if (kind === "timezone" && (TIME_OF_DAY.test(chunks[k - 1] ?? "") || opensWithQuestion)) continue;
       if (PATH_KINDS.has(kind)) {
         pathKinds.add(kind);
         continue;
@@ -548,8 +556,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     // What it asks for is the API's check of it ("Check if feature … is available").
     found.word("check", 1);
   }
-  // Back from a backup is a restore, which creates the guest again (POST, "Create or restore").
-  if (restores && !(causeAsked || doerAsked || possibilityAsked)) {
+  // Back from a backup is a restore, which creates the guest again (POST, "Create or restore");
+  // a question about it ("how long did VM 100 take to come back from the backup") asks.
+  if (restores && !opensWithQuestion && !(causeAsked || doerAsked || possibilityAsked)) {
     method = "POST";
     methodStated = true;
   }

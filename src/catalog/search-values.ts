@@ -72,32 +72,40 @@ const SHARED_ACL_PATH =
 /**
  * The words the ACL's endpoints describe what they grant with: "Access control path", "List of
  * roles", "Allow to propagate (inherit) permissions" (PUT /access/acl), "Retrieve effective
- * permissions" (GET /access/permissions), the privileges a role holds; granting and revoking
- * them, and what someone is allowed or permitted to do.
+ * permissions" (GET /access/permissions), the privileges a role holds, and granting and revoking
+ * them. Each says on its own that a path is an ACL's.
  */
-const ACCESS_WORDS =
-  /^(?:access|acls?|permissions?|roles?|privileges?|grant(?:s|ed)?|revoked?|revokes|allowed|permitted)$/i;
+const GRANTING_WORDS = /^(?:acls?|permissions?|roles?|privileges?|grant(?:s|ed)?|revoked?|revokes)$/i;
+/** Words that say so only with someone to grant to (a user, a token, a role): "revoke joe@pve's access to …". */
+const ACCESS_WORDS = /^(?:access|allowed|permitted)$/i;
+/** Words of calling the API, whose path is then the API's ("what does /nodes/pve1 return, permission denied"). */
+const CALLING_WORDS = /^(?:endpoint|endpoints|returns?|returned|call|calls|calling|denied|forbidden|response|40[13])$/i;
 
 /**
- * A built-in role's name: pve-access-control's create_roles makes PVEAdmin, PVEAuditor,
- * PVETemplateUser and PVE<category>Admin/User (PVEVMAdmin, PVEDatastoreUser...) besides
- * Administrator and NoAccess (role_is_special). "Administrator" is left out: it is also a
- * person or a Windows account ("the Administrator password").
+ * A built-in role's name, as pve-access-control's create_roles makes them: PVE<category>Admin and,
+ * where the category has user privileges, PVE<category>User (VM, Sys, Datastore, SDN, User, Pool,
+ * Mapping), PVEAdmin, PVEAuditor, PVETemplateUser, and NoAccess (role_is_special). "Administrator"
+ * is left out: it is also a person or a Windows account ("the Administrator password").
  */
-const ROLE_NAME = /^(?:PVE(?:[A-Z]+[a-z]+)+|NoAccess)$/;
+const ROLE_NAME =
+  /^(?:PVE(?:(?:VM|Sys|Datastore|SDN|User|Pool|Mapping)(?:Admin|User)|Admin|Auditor|TemplateUser)|NoAccess)$/;
 
 /**
  * Whether a query speaks of who may do what, by a word of its own (not one inside a path it
  * types: "/access/groups" says nothing of access): then a path check_path accepts is an ACL path.
+ * A word of granting says so; "access", "allowed" or "permitted" only with a user, a token or a
+ * role typed; and no query that speaks of calling the API ("returns", "403", "denied") does.
  */
 export function speaksOfAccess(query: string): boolean {
-  return query
-    .split(/\s+/)
-    .filter((chunk) => !chunk.includes("/"))
-    .some((chunk) => {
-      const word = valueText(chunk).replace(/[^a-z]+$/i, "");
-      return ACCESS_WORDS.test(word) || ROLE_NAME.test(word);
-    });
+  const chunks = query.split(/\s+/).filter((chunk) => !chunk.includes("/"));
+  const words = chunks.map((chunk) => valueText(chunk).replace(/[^a-z0-9]+$/i, ""));
+  if (words.some((word) => CALLING_WORDS.test(word))) return false;
+  if (words.some((word) => GRANTING_WORDS.test(word) || ROLE_NAME.test(word))) return true;
+  const grantee = chunks.some((chunk) => {
+    const kinds = valueKinds(chunk);
+    return kinds.includes("user") || kinds.includes("token");
+  });
+  return grantee && words.some((word) => ACCESS_WORDS.test(word));
 }
 
 /**
@@ -132,7 +140,7 @@ const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
  * the list of valid names"): an area and a location (Europe/Berlin, America/New_York), or UTC.
  */
 const TIME_ZONE =
-  /^(?:UTC|GMT|(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Z][A-Za-z_+-]*(?:\/[A-Z][A-Za-z_]*)?)$/;
+  /^(?:UTC|GMT|(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)\/[A-Z][A-Za-z_]*(?:[+-]\d{1,2})?(?:\/[A-Z][A-Za-z_]*)?)$/;
 
 /**
  * Keys pressed together, as sendkey's `key` takes them ("The key (qemu monitor encoding)":
@@ -218,9 +226,10 @@ export function namesTargetNode(query: string): boolean {
   const words = lowerWords(query);
   const nameAt = (at: number) => words[at]?.replace(/[.,!?]+$/, "");
   const fromNode = words.some((w, i) => w === "from" && (words[i + 1] === "node" || words[i + 1] === "host"));
-  // "from pve2 to pve3": two hosts of one numbered series ("from nfs1 to nfs2" may be storages).
+  // "from pve2 to pve3": two hosts of one numbered series, when nothing else that is numbered
+  // and moved is said ("move disk scsi0 from nfs1 to nfs2", "from vlan10 to vlan20").
   const from = words.findIndex((w) => w === "from");
-  const source = from >= 0 ? nameAt(from + 1) : undefined;
+  const source = from >= 0 && !words.some((w) => NOT_HOSTS.has(w)) ? nameAt(from + 1) : undefined;
   return words.some((w, i) => {
     if (w !== "to" && w !== "onto") return false;
     const said = words[i + 1] === "node" || words[i + 1] === "host";
@@ -236,8 +245,31 @@ function sameSeries(a: string, b: string): boolean {
   const series = /^([a-z][a-z-]*?)-?(\d+)$/;
   const x = series.exec(a);
   const y = series.exec(b);
-  return !!x && !!y && x[1] === y[1] && x[2] !== y[2];
+  if (!x || !y || DEVICE_KEY.test(a) || DEVICE_KEY.test(b)) return false;
+  return x[1] === y[1] && Number(x[2]) !== Number(y[2]);
 }
+
+/** What else is numbered and moved from one to another: disks and volumes, storages, networks. */
+const NOT_HOSTS = new Set([
+  "disk",
+  "disks",
+  "volume",
+  "volumes",
+  "storage",
+  "storages",
+  "datastore",
+  "pool",
+  "bridge",
+  "vlan",
+  "vlans",
+  "nic",
+  "interface",
+  "network",
+  "mountpoint",
+  "drive",
+]);
+/** A guest's numbered device keys (scsi0, virtio1, net0, mp0, unused2 …) and a node's bridges and VLANs. */
+const DEVICE_KEY = /^(?:scsi|sata|ide|virtio|net|mp|unused|efidisk|tpmstate|usb|hostpci|serial|vmbr|vlan)\d+$/;
 
 /**
  * A schedule said in words: "every 15 minutes", "each night", "nightly", "every sunday at 2am".
@@ -438,6 +470,9 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   if (format === "pve-volume-id" || /\bvolume (?:identifier|id)\b/i.test(description) || name === "volume")
     kinds.push("volume");
   if (format.startsWith("pve-userid") || name === "userid") kinds.push("user");
+  // A built-in role is granted (the ACL's `roles`); it cannot be made, changed or deleted
+  // (PVE::API2::Role: create_role refuses IDs in the 'PVE' namespace, update_role and delete_role
+  // die for role_is_special), and reading one needs no value's help.
   if (format === "pve-roleid-list") kinds.push("role");
   if (/\bAPI token ID\b/i.test(description)) kinds.push("token");
   if (format.startsWith("pve-ha-resource")) kinds.push("ha");
@@ -493,11 +528,6 @@ export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
       out.set(kind, Math.max(out.get(kind) ?? 0, where));
     }
   }
-  // A built-in role is granted (the ACL's `roles`) or read; it cannot be made, changed or deleted
-  // (PVE::API2::Role: create_role refuses IDs in the 'PVE' namespace, update_role and delete_role
-  // die for role_is_special).
-  if (e.method === "GET" && Object.values(e.parameters).some((p) => p.format === "pve-roleid") && inPath.has("roleid"))
-    out.set("role", 1);
   // The ACL list returns each entry's "Access control path": a path named asks for those entries too.
   eachReturnedField(e.returns, (name, prop) => {
     const description = (prop as { description?: unknown }).description;

@@ -1,6 +1,6 @@
 import { analyzeQuery } from "./search-query.ts";
 import { EQUIVALENT_WEIGHT, type Concept } from "./search-concepts.ts";
-import { stem, type StemMemo } from "./stem.ts";
+import { stem } from "./stem.ts";
 import { words } from "./text.ts";
 import { PATH_KINDS, valueTerm } from "./search-values.ts";
 import { diversify, itemSpokenOf, listsBetter, TWINS_REORDERED, typedTerms, unitsMissed } from "./search-rank.ts";
@@ -426,7 +426,7 @@ export function runSearch(
       item: index.itemOfCollection[id] === 1,
       collectionOf: index.collectionOf[id],
       itemOf: index.itemOf[id],
-      keyOf: keyOf(e.path, index.stems),
+      keyOf: index.keyOf[id],
       creates: index.creates[id],
       navigation: index.navigation[id] === 1,
       indexes: index.indexes[id],
@@ -491,15 +491,6 @@ export function runSearch(
     };
   });
   return { total: candidates.length, hits };
-}
-
-/** Placeholders that name no kind of object ("{name}", "{id}", "{pos}"). */
-const GENERIC_KEYS = new Set(["name", "id", "pos", ""]);
-
-/** The stem of what an item's last placeholder names: "user" for /access/tfa/{userid}. */
-export function keyOf(path: string, stems: StemMemo): string | undefined {
-  const key = /\{([a-z]+?)(?:id)?\}$/.exec(path)?.[1];
-  return key === undefined || GENERIC_KEYS.has(key) ? undefined : stem(key, stems);
 }
 
 interface Candidate {

@@ -129,19 +129,6 @@ export const WORDNET_VERBS: Readonly<Record<string, readonly string[]>> = {
     "wipe off",
     "work off",
   ],
-  list: [
-    "auscultate",
-    "autopsy",
-    "candle",
-    "glance over",
-    "peruse",
-    "reexamine",
-    "review",
-    "scrutinise",
-    "scrutinize",
-    "size up",
-    "take stock",
-  ],
 };
 
 /** English one-word verbs in common use (WordNet's sense-tagged ones), space-separated. */

@@ -27,8 +27,8 @@ import {
   type QueryFacts,
 } from "../../src/catalog/search-score.ts";
 import { itemSpokenOf } from "../../src/catalog/search-rank.ts";
-import { keyOf } from "../../src/catalog/search.ts";
 import { StemCache } from "../../src/catalog/stem.ts";
+import { keyOf } from "../../src/catalog/search-index-facts.ts";
 import { haveSharedData, SCHEMA_FILES } from "../support/shared.ts";
 
 /** The PVE 9.1 catalog, parsed once for the tests that read the real schema. */
@@ -641,19 +641,23 @@ describe("mappingUses: a cluster-wide mapping in the words of the guest setting 
   });
 });
 
-describe("keyOf: what an item's last placeholder names", () => {
+describe("keyOf: what an item's last placeholder names, when the API lists such objects", () => {
+  const collections = new Set(["user", "pool", "realm", "node"]);
   test.each<[string, string | undefined]>([
     ["/access/tfa/{userid}", "user"],
     ["/pools/{poolid}", "pool"],
     ["/access/domains/{realm}", "realm"],
-    ["/nodes/{node}/qemu/{vmid}", "vm"],
-    // A name, an ID or a position names no kind of object; nor does a path that is no item.
+    ["/cluster/config/nodes/{node}", "node"],
+    // A name, an ID or a position names no kind of object; "s" of {sid} and "up" of {upid} are
+    // no list; a path that is no item has no key.
     ["/cluster/backup/{id}", undefined],
     ["/cluster/firewall/rules/{pos}", undefined],
     ["/nodes/{node}/ceph/pool/{name}", undefined],
+    ["/cluster/ha/resources/{sid}", undefined],
+    ["/nodes/{node}/tasks/{upid}", undefined],
     ["/access/tfa", undefined],
   ])("%s: %p", (path, key) => {
-    expect(keyOf(path, new StemCache(new Map()))).toBe(key);
+    expect(keyOf(path, new StemCache(new Map()), collections)).toBe(key);
   });
 });
 

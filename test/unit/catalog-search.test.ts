@@ -1641,11 +1641,10 @@ describe("the thirty-sixth round of issue 11, on PVE 9.1", async () => {
   // - "from pve2 to pve3": a move between two hosts of one series names its target node;
   // - WordNet's ways to destroy (once removed, mostly meaning it) and to expel delete;
   // - what provides logins is a realm;
-  // - WordNet's ways to look over read;
   // - an English verb before "whether" asks;
   // - a file called by its name is the path an endpoint's description says;
   // - back from a backup is a restore;
-  // - a built-in role is granted or read, never made, changed or deleted;
+  // - a built-in role is granted, never made, changed or deleted;
   // - a time zone is what the node's timezone takes;
   // - what an account is allowed to do is its permissions;
   // - one object's item steps back when all of them are asked for ("which users": not {userid}'s).
@@ -1660,7 +1659,6 @@ describe("the thirty-sixth round of issue 11, on PVE 9.1", async () => {
     ["kick pve5 out of the cluster for good", "DELETE /cluster/config/nodes/{node}"],
     ["list the login providers", "GET /access/domains"],
     ["add an authentication source for our LDAP", "POST /access/domains"],
-    ["peruse the cluster firewall rules", "GET /cluster/firewall/rules"],
     [
       "find out whether task UPID:pve1:00001:00002:5F:qmstart:100:root@pam: is done",
       "GET /nodes/{node}/tasks/{upid}/log",
@@ -1686,6 +1684,24 @@ describe("the thirty-sixth round of issue 11, on PVE 9.1", async () => {
       ).toContain("POST /nodes/{node}/qemu/{vmid}/agent/fsfreeze-freeze");
     },
   );
+
+  // What the rules leave alone: a path called, a custom role, a time told in UTC or asked in it,
+  // a disk or VLAN moved between numbered names, the second verb of two, a backup made.
+  test.skipIf(!present).each([
+    ["what does /nodes/pve1 return, I keep getting permission denied", "GET /nodes/{node}"],
+    ["list /access/groups, who can access them", "GET /access/groups"],
+    ["create a custom role like PVEVMAdmin but without VM.Console", "POST /access/roles"],
+    ["rename my role PVEAdminCustom", "PUT /access/roles/{roleid}"],
+    ["run replication at 22:00 UTC every night", "POST /cluster/replication"],
+    ["what time is it on pve1 in UTC", "GET /nodes/{node}/time"],
+    ["move disk scsi0 of vm 100 from nfs1 to nfs2", "POST /nodes/{node}/qemu/{vmid}/move_disk"],
+    ["change the vlan of net0 from vlan10 to vlan20", "POST /nodes/{node}/network"],
+    ["review and apply the pending network changes on pve1", "PUT /nodes/{node}/network"],
+    ["I need to back up vm 100 from pve1 to the backup storage pbs", "POST /nodes/{node}/vzdump"],
+    ["restart PVEProxy on /nodes/pve1", "GET /nodes/{node}"],
+  ])("%s: still %s first", (query, endpoint) => {
+    expect(ranked(withDocs!, query)[0]).toBe(endpoint);
+  });
 
   // A path typed with its method is the API's, whatever the query says of access.
   test.skipIf(!present)("GET /storage/local with the permissions it needs is the API's path", () => {
@@ -3355,6 +3371,8 @@ describe("what an account is allowed to do is its permissions", () => {
     ["which IPs are allowed to reach port 22", false],
     ["the user logs in, and VMs are allowed to start", false],
     ["users are allowed", false],
+    ["which VMs is the HA group allowed to use", false],
+    ["is the user allowed to have more than one TFA", false],
   ])("%s: %p", (query, asked) => {
     expect(asksPermission(query)).toBe(asked);
   });
@@ -3371,6 +3389,8 @@ describe("back from a backup is a restore", () => {
     ["I need one config file back from last night's PBS backup of vm 101", false, []],
     ["get back a single deleted document from last night's backup", false, []],
     ["bring VM 120 back online and run a backup from pve2", false, []],
+    ["I need to back up vm 100 from pve1 to the backup storage pbs", false, []],
+    ["the node came back from reboot, is the backup of vm 100 still running", false, []],
   ])("%s: %p %j", (query, found, passing) => {
     const tokens = tokenize(buildSearchIndex([]), query).tokens;
     expect(markBackFromBackup(tokens)).toBe(found);
@@ -3384,6 +3404,7 @@ describe("a file called by its name is the path an endpoint's description says",
     ["add an entry to the hosts file of pve1", "add an entry to the /etc/hosts file of pve1"],
     ["the Hosts file", "the /etc/hosts file"],
     ["edit /etc/hosts file", "edit /etc/hosts file"],
+    ["the hosts files are synced by corosync", "the hosts files are synced by corosync"],
     ["hosts on the file server", "hosts on the file server"],
     ["the ghosts file", "the ghosts file"],
   ])("%s", (query, read) => {
@@ -4255,7 +4276,10 @@ const FLOORS: [string, boolean, number, number][] = [
   // classes; fresh57, written with them, stays sealed.
   ["search-fresh58-sealed", true, 87.3, 97.3],
   ["search-fresh59-sealed", true, 74, 95],
-  ["search-fresh60-sealed", true, 76, 94],
+  // Lowered by one query ("review the datacenter-level firewall ruleset", first before), traded for
+  // dropping WordNet's ways to look over after a helper's read ("review and apply the pending
+  // network changes" read as a GET).
+  ["search-fresh60-sealed", true, 75, 93],
   // Written during the round for breadth (100 different endpoints, plain requests): measured at
   // the start commit (68.0 / 89.0) and after the round's first two commits (70.0 / 90.0), then opened.
   ["search-fresh62-sealed", true, 71, 90],
