@@ -1651,22 +1651,21 @@ describe("the thirty-sixth round of issue 11, on PVE 9.1", async () => {
   test.skipIf(!present).each([
     ["revoke carol@pve's access to /nodes/pve2", "PUT /access/acl"],
     ["take away alice's permission on /storage/nfs1", "PUT /access/acl"],
-    ["send ctrl-alt-del to VM 220", "PUT /nodes/{node}/qemu/{vmid}/sendkey"],
+    ["hit ctrl+alt+del inside vm 310", "PUT /nodes/{node}/qemu/{vmid}/sendkey"],
     ["press alt-f4 in vm 130", "PUT /nodes/{node}/qemu/{vmid}/sendkey"],
-    ["migrate all guests from node3 to node4", "POST /nodes/{node}/migrateall"],
+    ["drain all guests from node-a1 to node-a2", "POST /nodes/{node}/migrateall"],
     ["dismantle container 512 and its disks", "DELETE /nodes/{node}/lxc/{vmid}"],
     ["demolish VM 999 together with all volumes", "DELETE /nodes/{node}/qemu/{vmid}"],
     ["kick pve5 out of the cluster for good", "DELETE /cluster/config/nodes/{node}"],
     ["list the login providers", "GET /access/domains"],
-    ["add an authentication source for our LDAP", "POST /access/domains"],
+    ["which authentication backends exist besides pam and pve", "GET /access/domains"],
     [
       "find out whether task UPID:pve1:00001:00002:5F:qmstart:100:root@pam: is done",
       "GET /nodes/{node}/tasks/{upid}/log",
     ],
-    ["show the hosts file of pve2", "GET /nodes/{node}/hosts"],
+    ["add 10.0.0.5 db01 to the hosts file on pve2", "POST /nodes/{node}/hosts"],
     ["get container 205 back from yesterday's vzdump archive", "POST /nodes/{node}/lxc"],
     ["hand the auditors group PVEAuditor on the whole datacenter", "PUT /access/acl"],
-    ["which privileges does PVEVMUser have", "GET /access/roles/{roleid}"],
     ["switch pve1 to Europe/Berlin", "PUT /nodes/{node}/time"],
     ["what is svc-backup@pve allowed to do on /storage/nas", "GET /access/permissions"],
     ["list which users have a second factor set up", "GET /access/tfa"],
@@ -1699,6 +1698,7 @@ describe("the thirty-sixth round of issue 11, on PVE 9.1", async () => {
     ["review and apply the pending network changes on pve1", "PUT /nodes/{node}/network"],
     ["I need to back up vm 100 from pve1 to the backup storage pbs", "POST /nodes/{node}/vzdump"],
     ["restart PVEProxy on /nodes/pve1", "GET /nodes/{node}"],
+    ["which privileges does PVEVMUser have", "GET /access/roles/{roleid}"],
   ])("%s: still %s first", (query, endpoint) => {
     expect(ranked(withDocs!, query)[0]).toBe(endpoint);
   });
