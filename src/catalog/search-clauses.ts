@@ -963,11 +963,13 @@ const FILE_NOUNS = new Set(["file", "files", "document", "documents", "folder", 
 /** How many words after "from" may stand before the backup noun ("from last night's backup"). */
 const SOURCE_REACH = 4;
 
+/** How much "back" counts once read as a restore: the caller adds the API's word for it. */
+const RESTORED_BACK_WEIGHT = 0.3;
+
 /**
  * "bring back container 310 from its backup archive", "get VM 120 back from last night's dump":
- * back from a backup is a restore. What "back" means depends on where from: back to a snapshot
- * is a rollback, back up is a start. The particle then counts for little; the caller adds the
- * API's word.
+ * back from a backup is a restore. What "back" means depends on its complement: back to a
+ * snapshot is a rollback, back up a start ("bring it back up") or a backup ("back up VM 100").
  */
 export function markBackFromBackup(tokens: Token[]): boolean {
   // "back up VM 100 from pve1 to the backup storage" makes a backup.
@@ -987,7 +989,7 @@ export function markBackFromBackup(tokens: Token[]): boolean {
   }
   if (!source.some((t) => BACKUP_NOUNS.has(t.word) && !t.literal)) return false;
   const t = tokens[back]!;
-  tokens[back] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
+  tokens[back] = { ...t, context: true, weight: t.weight * RESTORED_BACK_WEIGHT };
   return true;
 }
 

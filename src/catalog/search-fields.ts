@@ -30,7 +30,8 @@ export const FIELD = {
   returnValue: 0.16,
   /**
    * For a cluster-wide mapping: the name and description of the guest setting that uses it
-   * (virtiofs for directory mappings), as much its words as its own description (calibrated, ninth round).
+   * (virtiofs for directory mappings), as much its words as its own description (calibrated, ninth
+   * round). For an action a setting's key is named by: the key's description (actionKeyTexts).
    */
   usedBy: 1,
   /** What a retired parameter or endpoint said, for what the schema names in its place. */

@@ -63,11 +63,10 @@ const ACL_PATH = new RegExp(
 
 /**
  * The ACL paths check_path accepts that an API path spells too: /access, /access/groups and a
- * group, /cluster, /nodes and a node, /storage and a storage. They name an endpoint, unless the
- * query speaks of access ("revoke joe@pve's access to /storage/backup").
+ * group, /nodes and a node, /storage and a storage. They name an endpoint, unless the query
+ * speaks of access ("revoke joe@pve's access to /storage/backup").
  */
-const SHARED_ACL_PATH =
-  /^\/(?:access(?:\/groups(?:\/[\w.-]+)?)?|cluster|nodes(?:\/[\w.-]+)?|storage(?:\/[\w.-]+)?)\/?$/;
+const SHARED_ACL_PATH = /^\/(?:access(?:\/groups(?:\/[\w.-]+)?)?|nodes(?:\/[\w.-]+)?|storage(?:\/[\w.-]+)?)\/?$/;
 
 /**
  * The words the ACL's endpoints describe what they grant with: "Access control path", "List of
