@@ -477,13 +477,14 @@ function leadIn(paragraph: string): string {
 /** A literal API path in the query, with the method before it when given. */
 function literalPath(tokens: readonly string[], ctx: FormContext): RecognizedForm | undefined {
   const without = (from: number, count: number) => [...tokens.slice(0, from), ...tokens.slice(from + count)].join(" ");
-  const access = speaksOfAccess(tokens.join(" "));
+  let access: boolean | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = withoutPunctuation(tokens[i]!);
     if (!/^(\/|https?:\/\/)/i.test(token) || /^\/+$/.test(token)) continue;
     const method = i > 0 && METHODS.has(tokens[i - 1]!.toUpperCase()) ? tokens[i - 1]!.toUpperCase() : undefined;
     // "revoke joe@pve's access to /storage/backup": a path an ACL shares with the API is the ACL's
     // in a query about access, unless a method says it is called.
+    access ??= speaksOfAccess(tokens.join(" "));
     if (!method && valueKinds(token, access).includes("acl")) continue;
     const found = pathEndpoints(token, method, ctx);
     if (!found) continue;

@@ -83,10 +83,10 @@ import {
   type GuestFacet,
 } from "./search-tokens.ts";
 
-/** The kind of object a kind of value names, where the API has a word for it. */
-/** A time of day ("22:00", "2am", "14:30"). */
-const TIME_OF_DAY = /^\d{1,2}(?::\d{2})?(?:am|pm)?$/i;
+/** A time of day said with its half of the day ("2am"); "22:00" is a calendar value already. */
+const CLOCK_HOUR = /^\d{1,2}(?:am|pm)$/i;
 
+/** The kind of object a kind of value names, where the API has a word for it. */
 const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
   user: "user",
   role: "role",
@@ -100,6 +100,7 @@ const VALUE_NOUNS: Partial<Record<ValueKind, string>> = {
  * description says its path ("Write /etc/hosts."), is that path, as if it were typed.
  */
 export function namingFiles(query: string, paths: ReadonlySet<string>): string {
+  if (!/\bfile\b/i.test(query)) return query;
   let out = query;
   for (const path of paths) {
     const name = path.split("/").pop()!;
@@ -410,12 +411,15 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
 
   const pathKinds = new Set<ValueKind>();
   const access = speaksOfAccess(query);
-  const chunks = query.split(/\s+/);
-  for (const [k, chunk] of chunks.entries()) {
-    for (const kind of valueKinds(chunk, access)) {
-      // "at 22:00 UTC": the zone a time of day is told in, no zone to set; nor is the zone a
-      // question asks the time in ("what time is it on pve1 in UTC").
-      if (kind === "timezone" && (TIME_OF_DAY.test(chunks[k - 1] ?? "") || opensWithQuestion)) continue;
+  let previous: { chunk: string; kinds: ValueKind[] } = { chunk: "", kinds: [] };
+  for (const chunk of query.split(/\s+/)) {
+    const kinds = valueKinds(chunk, access);
+    // "at 22:00 UTC": the zone a time of day is told in, no zone to set; nor is the zone a
+    // question asks the time in ("what time is it on pve1 in UTC").
+    const toldIn = previous.kinds.includes("calendar") || CLOCK_HOUR.test(previous.chunk) || opensWithQuestion;
+    previous = { chunk, kinds };
+    for (const kind of kinds) {
+      if (kind === "timezone" && toldIn) continue;
       if (PATH_KINDS.has(kind)) {
         pathKinds.add(kind);
         continue;
