@@ -1076,3 +1076,22 @@ export function markInability(tokens: Token[]): void {
     tokens[k + 1] = { ...verb, context: true, weight: verb.weight * ASIDE_WEIGHT };
   });
 }
+
+/** Forms of "be" before a participle that says a state ("is set up"). */
+const BE_FORMS = new Set(["is", "are", "was", "were", "been", "being", "be"]);
+/** How many words before the participle its "be" may stand ("how is container 305 set up"). */
+const BE_REACH = 4;
+
+/**
+ * "how container 305 is set up", "which storages are set up": "set up" after a form of "be" is a
+ * participle, what was set up before, so what is configured now; no new object is made. Not
+ * "how to set up a container".
+ */
+export function markSetUpState(tokens: Token[]): void {
+  tokens.forEach((t, k) => {
+    if (t.literal || t.word !== "set" || tokens[k + 1]?.word !== "up" || tokens[k - 1]?.word === "to") return;
+    if (!tokens.slice(Math.max(0, k - BE_REACH), k).some((b) => BE_FORMS.has(b.word))) return;
+    tokens[k] = { ...t, word: "configured" };
+    tokens[k + 1] = { ...tokens[k + 1]!, word: "the", context: true, weight: 0 };
+  });
+}

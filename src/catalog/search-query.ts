@@ -32,6 +32,7 @@ import {
   namesPort,
   namesServerPort,
   namesRecurrence,
+  namesOneBackup,
   namesSize,
   namesTargetNode,
   PATH_KINDS,
@@ -64,6 +65,7 @@ import {
   markContext,
   markLightVerb,
   markPrevented,
+  markSetUpState,
   LIGHT_VERBS,
 } from "./search-clauses.ts";
 import {
@@ -82,6 +84,9 @@ import {
   verbAt,
   type GuestFacet,
 } from "./search-tokens.ts";
+
+/** How much one backup said in words counts as a volume named. */
+const ONE_BACKUP_WEIGHT = 0.7;
 
 /** A time of day said with its half of the day ("2am"); "22:00" is a calendar value already. */
 const CLOCK_HOUR = /^\d{1,2}(?:am|pm)$/i;
@@ -374,6 +379,7 @@ const DESCRIPTION_WEIGHT = 0.6;
 export function analyzeQuery(index: SearchIndex, query: string, described?: string): QueryAnalysis {
   query = namingFiles(query, index.describedPaths);
   const typed = tokenize(index, query);
+  markSetUpState(typed.tokens);
   markContext(typed.tokens, query);
   markPrevented(typed.tokens);
   markInability(typed.tokens);
@@ -434,6 +440,9 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   if (namesTargetNode(query)) found.value("target");
   // "replicate VM 101 every 15 minutes", "a nightly backup": a schedule in words is a calendar event.
   if (namesRecurrence(query)) found.value("calendar");
+  // "protect last Sunday's backup of VM 330": one backup made is a storage's volume, less surely
+  // than a volume ID typed.
+  if (namesOneBackup(query)) found.value("volume").weight = ONE_BACKUP_WEIGHT;
   // "grow scsi0 by 20G": an amount of space is what a size parameter takes.
   if (namesSize(query, index.measured)) found.value("size");
   // "replication of VM 130 keeps failing and I have no idea why": the log, as if it were said.

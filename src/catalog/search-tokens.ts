@@ -347,6 +347,14 @@ export function tokenize(
       // "storage nfs1" names one by its name; "snapshot 105" may be a command and its guest.
       if (!/^\d+[.,;:!?]*$/.test(chunk)) namedByName.add(stem(words(near!)[0]!, index.stems));
     }
+    // "backup job backup-7f3a2c1e", "metric server influx01": the noun before the kind's word
+    // names the collection the object is of (/cluster/backup, /cluster/metrics).
+    const modifier = before === chunks[k - 1] ? chunks[k - 2] : undefined;
+    if (isWord(before) && isWord(modifier) && /^(?=.*[a-z])(?=.*[\d-])[a-z0-9][\w.-]*[.,;:!?]*$/i.test(chunk)) {
+      const kind = words(before!)[0]!;
+      const owner = stem(words(modifier!)[0]!, index.stems);
+      if (!STOPWORDS.has(kind) && !PREPOSITIONS.has(kind) && index.collectionStems.has(owner)) namedByName.add(owner);
+    }
   });
   chunks.forEach((chunk, k) => {
     // "a pool named lab": "named" only says that a name follows, which the object's key takes

@@ -32,7 +32,8 @@ export type ValueKind =
   | "server"
   | "file"
   | "image"
-  | "size";
+  | "size"
+  | "url";
 
 /**
  * The kinds of value a path in a file system is: counted only in a query about a guest, and
@@ -159,6 +160,7 @@ export function valueKinds(chunk: string, access = false): ValueKind[] {
   const v = valueText(chunk);
   if (access && SHARED_ACL_PATH.test(v)) return ["acl"];
   if (/^UPID:/i.test(v)) return ["task"];
+  if (/^https?:\/\/[^\s/]+/i.test(v)) return ["url"];
   if (/^(?:vm|ct):\d+$/i.test(v)) return ["ha"];
   if (/^[^\s:/@!]+@[a-z][\w.-]*![a-z][\w.-]*$/i.test(v)) return ["token"];
   if (/^[^\s:/@!]+@[a-z][\w.-]*$/i.test(v)) return ["user"];
@@ -287,10 +289,6 @@ export function namesRecurrence(query: string): boolean {
 }
 
 /**
- * A port said with its word or its protocol: "port 8006", "ports 80 and 443", "tcp 443",
- * "udp/53". It is a value for a firewall rule's ports (pve-fw-dport-spec, pve-fw-sport-spec).
- */
-/**
  * "mail.example.com port 587", "graphite host 10.0.0.5 on port 2003": a port given with a server
  * (a dotted name or an address), which is where something connects, not a firewall's port.
  */
@@ -304,6 +302,10 @@ export function namesServerPort(query: string): boolean {
 /** The words of a firewall rule's action, and the firewall itself. */
 const FIREWALL_ACTIONS = /\b(?:allow|deny|block|permit|reject|drop|open|let|firewall)\b/i;
 
+/**
+ * A port said with its word or its protocol: "port 8006", "ports 80 and 443", "tcp 443",
+ * "udp/53". It is a value for a firewall rule's ports (pve-fw-dport-spec, pve-fw-sport-spec).
+ */
 export function namesPort(query: string): boolean {
   return /\bports?\s+\d{1,5}\b|\b(?:tcp|udp)(?:\s+port)?[\s/:]*\d{1,5}\b/i.test(query);
 }
@@ -489,6 +491,9 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   if (PCI_FORMATS.has(format) || PCI_PATTERN.test(pattern)) kinds.push("pci");
   if (/\bqemu monitor encoding\b/i.test(description)) kinds.push("key");
   if (name === "timezone") kinds.push("timezone");
+  // A URL is what a parameter of a URL's pattern ("https?://.*" of download-url's `url`), named
+  // `url`, or described as one ("Server URL" of a Gotify target) takes.
+  if (/https?:\/\//.test(pattern) || name === "url" || /^(?:server )?url\b/i.test(description)) kinds.push("url");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   // Under /access a `path` is an ACL path ("Access control path" of PUT /access/acl, the path
   // GET /access/permissions dumps); a ticket's is the path it is checked on, no object of the request.
@@ -534,4 +539,41 @@ export function endpointValueKinds(e: Endpoint): Map<ValueKind, number> {
       out.set("acl", Math.max(out.get("acl") ?? 0, 1));
   });
   return out;
+}
+
+/**
+ * One backup that exists, said in words: a determiner or an owner's name before it ("a backup",
+ * "this one backup", "last Sunday's PBS backup"), maybe "file" or "archive" after it, and then
+ * the phrase ends ("… of VM 101", "… so pruning never deletes it"). Not a compound's first
+ * word ("the backup job", "a backup has been running"), nor one of many ("every single
+ * backup"), nor one whose inside is asked ("the files inside the PBS backup").
+ */
+const ONE_BACKUP = new RegExp(
+  String.raw`(?<!\b(?:every|each|all|any|inside|within|in)\s+)\b(a|an|the|this|that|one|single|[a-z]+['’]s)\s+` +
+    String.raw`(?:(?:[a-z]+['’]s|last|latest|newest|oldest|previous|specific|particular|single|pbs|vzdump|full)\s+){0,3}` +
+    String.raw`(?:backup|archive|dump)(\s+(?:file|archive))?` +
+    String.raw`(?:$|[,.;:?!)]|\s+(?:of|from|on|in|so|to|as|for|and|with|that|which|it|must|should)\b)`,
+  "i",
+);
+
+/** A time in the past that a backup was made at: "last Sunday", "yesterday", "2025-01-10", "from before the upgrade". */
+const WHEN_MADE =
+  /\b(?:yesterday|last|ago|earlier|before|previous|latest|newest|oldest|(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{4}-\d{2}-\d{2})\b/i;
+
+/** A backup to be made: "take a backup of VM 100", "run a full backup now", "I need a backup". */
+const BACKUP_TO_MAKE =
+  /\b(?:take|takes|taking|took|make|makes|making|made|create|creates|creating|run|runs|running|start|starts|do|does|trigger|perform|kick|schedule|need|want)\s+(?:\S+\s+){0,2}(?:a|an|the|one)\s+(?:\S+\s+){0,2}?(?:backup|dump)\b/i;
+
+/**
+ * Whether the query speaks of one backup that was made, not of backing up or a backup job. Such
+ * a backup is a volume: pve-storage stores it as one of a storage's volumes, of content type
+ * "backup" (PVE::Storage::Plugin::parse_volname answers 'backup' for a vzdump archive), and the
+ * admin guide adds notes to backups "via the storage content API" (chapter-vzdump, "Backup
+ * Notes"). So "protect last Sunday's backup of VM 330" speaks of what a volume ID names.
+ */
+export function namesOneBackup(query: string): boolean {
+  const one = ONE_BACKUP.exec(query);
+  if (!one || BACKUP_TO_MAKE.test(query) || /\bjobs?\b/i.test(query)) return false;
+  // "exclude /var/cache from the backup of container 101" may speak of the backups to come.
+  return one[1]!.toLowerCase() !== "the" || one[2] !== undefined || WHEN_MADE.test(query);
 }

@@ -30,7 +30,9 @@ export const HAND_GROUPS: readonly (readonly string[])[] = [
     "power up",
     "fire up",
   ],
-  ["shutdown", "power off", "turn off", "switch off", "shut down", "poweroff"],
+  // A clean shutdown sends the guest QEMU's "system_powerdown" ("send system power down event"),
+  // as qemu-server's _do_vm_stop does when asked to shut down and the monitor list names it.
+  ["shutdown", "power off", "power down", "turn off", "switch off", "shut down", "poweroff"],
   ["stop", "kill", "halt", "hard stop", "pull the plug", "force off", "cancel", "abort"],
   ["reboot", "restart", "bounce"],
   ["migrate", "migration", "move", "relocate", "transfer"],

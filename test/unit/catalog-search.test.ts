@@ -78,6 +78,7 @@ import {
   markSaying,
   negatedActions,
   markPrevented,
+  markSetUpState,
   saysOngoing,
   undoingActions,
 } from "../../src/catalog/search-clauses.ts";
@@ -3395,6 +3396,41 @@ describe("back from a backup is a restore", () => {
     const tokens = tokenize(buildSearchIndex([]), query).tokens;
     expect(markBackFromBackup(tokens)).toBe(found);
     expect(tokens.filter((t) => t.context).map((t) => t.word)).toEqual(passing);
+  });
+});
+
+describe("set up after a form of be is what is configured", () => {
+  test.each<[string, string[]]>([
+    ["show how container 305 is set up", ["show", "how", "container", "305", "is", "configured"]],
+    ["how is container 305 set up", ["how", "is", "container", "305", "configured"]],
+    ["which storages are set up on this cluster", ["which", "storages", "are", "configured", "on", "this", "cluster"]],
+    // An order, or how to do it, sets up something new.
+    ["set up a container", ["set", "up", "a", "container"]],
+    ["show me how to set up a container", ["show", "me", "how", "to", "set", "up", "a", "container"]],
+    ["is it possible to set up HA", ["is", "it", "possible", "to", "set", "up", "ha"]],
+  ])("%s", (query, read) => {
+    const tokens = tokenize(buildSearchIndex([]), query).tokens;
+    markSetUpState(tokens);
+    expect(tokens.filter((t) => !t.context || t.weight > 0).map((t) => t.word)).toEqual(read);
+  });
+});
+
+describe("a name after a kind's word names an object of the collection before it", () => {
+  test.each<[string, string, boolean]>([
+    ["switch backup job backup-3c1b2a to zstd", "backup", true],
+    ["flag PCI mapping nvidia-a16 as vGPU capable", "pci", true],
+    // A typed value of a kind, a bare word, or a preposition before the name: no owner.
+    ["the ha rule for vm:101 and vm:102", "rule", false],
+    ["pick the backup job nightly", "backup", false],
+    ["sign up an ACME account with admin-1", "account", false],
+  ])("%s: %s %p", (query, owner, named) => {
+    const index = buildSearchIndex(
+      ["/cluster/backup", "/cluster/mapping/pci", "/cluster/ha/rules", "/cluster/acme/account"].flatMap((path) => [
+        { method: "GET", path, name: "index", description: "List.", parameters: {} },
+        { method: "GET", path: `${path}/{id}`, name: "read", description: "Read.", parameters: {} },
+      ]) as unknown as Endpoint[],
+    );
+    expect(tokenize(index, query).namedByName.has(stem(owner, index.stems))).toBe(named);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   endpointValueKinds,
   measuredWords,
   namesGuests,
+  namesOneBackup,
   namesPort,
   namesRecurrence,
   namesSize,
@@ -34,7 +35,10 @@ describe("valueKinds", () => {
     ["eno1.50", ["iface"]],
     ["bond1", ["iface"]],
     ["enable", []],
-    ["https://example.com/x.iso", []],
+    // A URL, what download-url's `url` and a webhook's take.
+    ["https://example.com/x.iso", ["url"]],
+    ["http://mirror.local/ubuntu.iso,", ["url"]],
+    ["https:", []],
     // An ACL path, as PVE::AccessControl::check_path accepts it and the schema's permission checks name
     // them; those an API path starts with are left to the API path.
     ["/vms/100", ["acl"]],
@@ -581,5 +585,51 @@ describe("namesTargetNode: the node something goes to", () => {
       },
     } as unknown as Endpoint;
     expect(Object.fromEntries(endpointValueKinds(e))).toEqual({ target: 1 });
+  });
+});
+
+describe("namesOneBackup: one backup that was made", () => {
+  test.each<[string, boolean]>([
+    ["mark a backup as protected so pruning keeps it", true],
+    ["protect Sunday's backup of VM 100 so pruning never deletes it", true],
+    ["make sure pruning never deletes this one backup", true],
+    ["add a note to a backup archive", true],
+    ["protect a backup file so retention can't delete it", true],
+    ["The backup of vm 101 from last Sunday must be kept forever", true],
+    ["pull a single file out of last night's PBS backup of VM 101", true],
+    // Backing up, a backup to make or one of many, a job, a backup that acts, one whose inside is asked.
+    ["take a backup of VM 100 now", false],
+    ["I need a full backup of container 200", false],
+    ["we get a mail for every single backup", false],
+    ["move the backup job to Saturdays", false],
+    ["a backup has been hanging for hours, kill it", false],
+    ["get an email when a backup fails", false],
+    ["browse the files inside the PBS backup of VM 200", false],
+    ["list the backup files on storage pbs01", false],
+    ["restrict the backup-nfs storage to pve1", false],
+    // "the backup" alone may be the backups to come; a time or a file says it was made.
+    ["exclude /var/cache from the backup of container 101", false],
+    ["restore the backup of VM 100 from yesterday", true],
+    ["protect the backup archive of VM 100", true],
+  ])("%s: %p", (query, one) => {
+    expect(namesOneBackup(query)).toBe(one);
+  });
+});
+
+describe("a parameter that takes a URL", () => {
+  const endpoint = (parameters: Record<string, unknown>) =>
+    ({ method: "POST", path: "/x", name: "x", description: "", parameters }) as unknown as Endpoint;
+  test.each<[string, Record<string, unknown>, boolean]>([
+    ["a URL's pattern (download-url)", { url: { type: "string", pattern: "https?://.*" } }, true],
+    ["a parameter named url (a webhook)", { url: { type: "string" } }, true],
+    ["described as a server URL (Gotify)", { server: { type: "string", description: "Server URL" } }, true],
+    ["a server's name", { server: { type: "string", description: "Server IP or DNS name." } }, false],
+    [
+      "a URL-encoded model name",
+      { model: { type: "string", format: "urlencoded", description: "The drive's model." } },
+      false,
+    ],
+  ])("%s: %p", (_, parameters, takes) => {
+    expect(endpointValueKinds(endpoint(parameters)).has("url")).toBe(takes);
   });
 });
