@@ -34,6 +34,9 @@ const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
     { lemma: "expel", sense: 1, depth: 0 }, // force to leave or move out
     { lemma: "expel", sense: 2, depth: 0 }, // remove from a position or office
   ],
+  create: [
+    { lemma: "register", sense: 1, depth: 1, mainly: true }, // enter into a book of names
+  ],
 };
 /** Troponyms of troponyms still mean the action ("junk" is a way to "get rid of"); deeper ones drift. */
 const DEPTH = 2;

@@ -78,6 +78,7 @@ import {
   opensWithEnglishVerb,
   opensWithVerb,
   QUESTION_WORDS,
+  opensQuestion,
   isParticiple,
   statedMethodAt,
   tokenize,
@@ -403,7 +404,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     : typed.tokens;
   // "is container 110 up?", "how long has the host been up": in a question, "up" says it runs;
   // so does "run" after what runs ("which containers run on this node"), unlike "how do I run".
-  const opensWithQuestion = QUESTION_WORDS.has(tokens[0]?.word ?? "");
+  const opensWithQuestion = opensQuestion(tokens.map((t) => t.word));
   const says = (t: (typeof tokens)[number], k: number) =>
     opensWithQuestion &&
     !t.literal &&
@@ -609,7 +610,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     modalAt >= 0 ||
     (methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets)) ||
     (!methodStated && opensWithEnglishVerb(typed.tokens)) ||
-    (typed.tokens.some((t) => t.prevented === "kept") && !QUESTION_WORDS.has(typed.tokens[0]?.word ?? ""));
+    (typed.tokens.some((t) => t.prevented === "kept") && !opensQuestion(typed.tokens.map((t) => t.word)));
   // "local storage is at 98%, what backups … are taking the space?": after a clause that sets the scene.
   const firstAsked = tokens.findIndex((t) => !t.context);
   // "how do I abort it?" asks for a way to act, not what is; "VM 100 is stopped, which is fine,
@@ -761,7 +762,7 @@ const ACTS = new Set(["POST", "DELETE"]);
  * when there is none.
  */
 export function wantedOf(raw: readonly string[]): number {
-  if (QUESTION_WORDS.has(raw[0] ?? "")) return -1;
+  if (opensQuestion(raw)) return -1;
   for (let i = 1; i < raw.length; i++) {
     const w = raw[i]!;
     const modal = MODALS_OF_STATE.has(w) || (MODALS_WITH_TO.has(w) && raw[i + 1] === "to");

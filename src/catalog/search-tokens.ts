@@ -94,6 +94,38 @@ export const QUESTION_WORDS = new Set([
   "when",
   "where",
 ]);
+/** Question words that also open a clause of time or place ("when a node reboots, …"). */
+const CLAUSE_OPENING_QUESTIONS = new Set(["when", "where"]);
+/** What follows "when" or "where" when it asks ("when did", "where is"). */
+const ASKING_NEXT = new Set([
+  "is",
+  "are",
+  "was",
+  "were",
+  "do",
+  "does",
+  "did",
+  "will",
+  "would",
+  "can",
+  "could",
+  "should",
+  "has",
+  "have",
+  "had",
+]);
+
+/**
+ * Whether words open a question: a question word first, but not "when" or "where" that opens a
+ * clause of time or place ("when a node is rebooted, HA should move its guests"); those ask only
+ * with an auxiliary after them ("when did the backup run").
+ */
+export function opensQuestion(words: readonly string[]): boolean {
+  const first = words[0] ?? "";
+  if (!QUESTION_WORDS.has(first)) return false;
+  return !CLAUSE_OPENING_QUESTIONS.has(first) || ASKING_NEXT.has(words[1] ?? "") || words.length < 3;
+}
+
 /** Words that ask for all of something: "every guest", "all VMs", "VMs" (a plural). */
 export const ALL_WORDS = new Set(["all", "every", "each", "everything"]);
 /**
@@ -345,7 +377,13 @@ export function tokenize(
       if (!isWord(near)) continue;
       named.add(stem(words(near!)[0]!, index.stems));
       // "storage nfs1" names one by its name; "snapshot 105" may be a command and its guest.
-      if (!/^\d+[.,;:!?]*$/.test(chunk)) namedByName.add(stem(words(near!)[0]!, index.stems));
+      // "realm corp" names one of /access/domains, whose items are realms.
+      if (!/^\d+[.,;:!?]*$/.test(chunk)) {
+        const kind = stem(words(near!)[0]!, index.stems);
+        namedByName.add(kind);
+        const collection = index.collectionAliases.get(kind);
+        if (collection) namedByName.add(collection);
+      }
     }
     // "backup job backup-7f3a2c1e", "metric server influx01": the noun before the kind's word
     // names the collection the object is of (/cluster/backup, /cluster/metrics).

@@ -20,6 +20,7 @@ import {
 } from "../../src/catalog/search.ts";
 import {
   objectWords,
+  opensQuestion,
   opensWithVerb,
   particleOfVerb,
   particlesSplit,
@@ -3415,6 +3416,24 @@ describe("set up after a form of be is what is configured", () => {
   });
 });
 
+describe("opensQuestion: a question word first, not when or where opening a clause", () => {
+  test.each<[string, boolean]>([
+    ["which VMs are running", true],
+    ["how full is local-zfs", true],
+    ["when did the backup of VM 100 run", true],
+    ["where is VM 100 running", true],
+    ["when is the next backup", true],
+    ["when?", true],
+    // A clause of time or place before the request.
+    ["when a node is rebooted, HA should move its guests", false],
+    ["when I leave the ID empty, new VMs should be numbered from 5000", false],
+    ["where the disk is full, trim it", false],
+    ["start VM 100", false],
+  ])("%s: %p", (query, asks) => {
+    expect(opensQuestion(words(query))).toBe(asks);
+  });
+});
+
 describe("a name after a kind's word names an object of the collection before it", () => {
   test.each<[string, string, boolean]>([
     ["switch backup job backup-3c1b2a to zstd", "backup", true],
@@ -3423,13 +3442,29 @@ describe("a name after a kind's word names an object of the collection before it
     ["the ha rule for vm:101 and vm:102", "rule", false],
     ["pick the backup job nightly", "backup", false],
     ["sign up an ACME account with admin-1", "account", false],
+    // A kind's word the API names its items by: realms are the items of /access/domains.
+    ["the realm corp-ad1 should be the default", "domain", true],
   ])("%s: %s %p", (query, owner, named) => {
-    const index = buildSearchIndex(
-      ["/cluster/backup", "/cluster/mapping/pci", "/cluster/ha/rules", "/cluster/acme/account"].flatMap((path) => [
+    const index = buildSearchIndex([
+      ...["/cluster/backup", "/cluster/mapping/pci", "/cluster/ha/rules", "/cluster/acme/account"].flatMap((path) => [
         { method: "GET", path, name: "index", description: "List.", parameters: {} },
         { method: "GET", path: `${path}/{id}`, name: "read", description: "Read.", parameters: {} },
-      ]) as unknown as Endpoint[],
-    );
+      ]),
+      {
+        method: "GET",
+        path: "/access/domains",
+        name: "index",
+        description: "Authentication domain index.",
+        parameters: {},
+      },
+      {
+        method: "GET",
+        path: "/access/domains/{realm}",
+        name: "read",
+        description: "Get auth server configuration.",
+        parameters: { realm: { type: "string", description: "Authentication domain ID" } },
+      },
+    ] as unknown as Endpoint[]);
     expect(tokenize(index, query).namedByName.has(stem(owner, index.stems))).toBe(named);
   });
 });
