@@ -47,9 +47,12 @@ const PLACE_OF_NODE = new Set(["on", "of", "at", "in"]);
  */
 export function hostsByName(query: string, index: SearchIndex): { any: boolean; surely: boolean } {
   const chunks = queryChunks(query).map((c) => c.toLowerCase().replace(/[.,;:!?]+$/, ""));
+  // "pbs1", "nfs-2": a kind of storage numbered names a storage, as a collection's word numbered names one of its items.
   const collection = (name: string) => {
     const letters = name.replace(/-?\d+$/, "");
-    return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
+    return (
+      letters !== "node" && (index.collectionStems.has(stem(letters, index.stems)) || index.storageTypes.has(letters))
+    );
   };
   const afterNodeWord = (i: number) => {
     if (!/^(node|host)$/.test(chunks[i - 1] ?? "")) return false;

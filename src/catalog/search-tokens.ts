@@ -412,7 +412,10 @@ export function tokenize(
       !known &&
       chunkWords.some((w) => index.storageTypes.has(w.toLowerCase())) &&
       mayBeStorage(chunks, k);
-    if (storageName) namesStorage = true;
+    // "pbs1", "nfs02": a kind of storage numbered is a storage's name too.
+    const numbered = /^([a-z]+)\d+[.,;:!?]*$/i.exec(chunk);
+    if (storageName || (numbered && index.storageTypes.has(numbered[1]!.toLowerCase()) && mayBeStorage(chunks, k)))
+      namesStorage = true;
     // "live-migrate VM 330", "force-stop container 200": a compound that opens a request and
     // ends with a verb of change is that verb, qualified ("apt-get" is a tool's name).
     const last = METHOD_HINTS[chunkWords[chunkWords.length - 1]!];

@@ -4127,6 +4127,25 @@ describe("a host named by its name alone", () => {
     expect(hostsByName(query, index).any).toBe(host);
   });
 
+  // A kind of storage numbered names a storage: "pbs1", "nfs-2".
+  test.each([
+    ["what backups of VM 101 are on pbs1", false, true],
+    ["free space on nfs-2", false, true],
+    ["list the tasks on pve1", true, false],
+  ])("%s: a host %p, a storage %p", (query, host, storage) => {
+    const withStorages = buildSearchIndex([
+      {
+        method: "POST",
+        path: "/storage",
+        name: "create",
+        description: "Create a new storage.",
+        parameters: { type: { type: "string", enum: ["pbs", "nfs", "zfs"] } },
+      },
+    ] as unknown as Endpoint[]);
+    expect(hostsByName(query, withStorages).any).toBe(host);
+    expect(tokenize(withStorages, query).namesStorage).toBe(storage);
+  });
+
   // Surely a node: named like one, or after "node" or "host" where the request happens.
   test.each([
     ["start all guests on host hv3", true, true],
