@@ -326,14 +326,20 @@ export function isAgentCommand(e: Endpoint): boolean {
   return /\/agent(?:\/|$)/.test(e.path);
 }
 
-/** A GET that only lists the child paths below it ("Directory index"). */
+/**
+ * A GET that only lists the child paths below it ("Directory index"): its items hold nothing but
+ * the child's name, `subdir`; or, for an "Index of" the children, the one property its link
+ * names ("Index of available pci methods": `method`, linked as "{method}").
+ */
 export function isNavigation(e: Endpoint): boolean {
   if (e.method !== "GET") return false;
   if (/directory index/i.test(e.description)) return true;
   const r = e.returns as { links?: unknown; items?: { properties?: Record<string, unknown> } } | undefined;
   if (!r || !Array.isArray(r.links) || r.links.length === 0) return false;
   const props = Object.keys(r.items?.properties ?? {});
-  return props.every((p) => p === "subdir");
+  if (props.every((p) => p === "subdir")) return true;
+  const hrefs = r.links.map((link) => (link as { href?: unknown }).href);
+  return /^index of\b/i.test(e.description) && props.length === 1 && hrefs.every((href) => href === `{${props[0]}}`);
 }
 
 /** Where the cluster-wide mappings live, one list per kind of device (/cluster/mapping/dir, .../usb, .../pci). */

@@ -88,6 +88,7 @@ import { MINI_APIDOC_JS } from "../fixtures/mini-schema.ts";
 import { words } from "../../src/catalog/text.ts";
 import { kindEnumsOf, type Endpoint } from "../../src/catalog/model.ts";
 import {
+  isNavigation,
   pathStems,
   phraseBoundWords,
   rootLists,
@@ -3413,6 +3414,33 @@ describe("set up after a form of be is what is configured", () => {
     const tokens = tokenize(buildSearchIndex([]), query).tokens;
     markSetUpState(tokens);
     expect(tokens.filter((t) => !t.context || t.weight > 0).map((t) => t.word)).toEqual(read);
+  });
+});
+
+describe("isNavigation: a GET that only lists the paths below it", () => {
+  const get = (description: string, properties: Record<string, unknown>, href: string) =>
+    ({
+      method: "GET",
+      path: "/x",
+      name: "index",
+      description,
+      parameters: {},
+      returns: { type: "array", items: { type: "object", properties }, links: [{ rel: "child", href }] },
+    }) as unknown as Endpoint;
+  test.each<[string, Endpoint, boolean]>([
+    ["a directory index", get("Directory index.", { subdir: {} }, "{subdir}"), true],
+    [
+      "an index of methods linked by its one property",
+      get("Index of available pci methods", { method: {} }, "{method}"),
+      true,
+    ],
+    ["an index of hardware types", get("Index of hardware types", { type: {} }, "{type}"), true],
+    // Lists whose items the schema describes only by their key are lists all the same.
+    ["the storage index", get("Storage index.", { storage: {} }, "{storage}"), false],
+    ["the HA resources", get("List HA resources.", { sid: {} }, "{sid}"), false],
+    ["an index with more than its link", get("Index of things", { method: {}, size: {} }, "{method}"), false],
+  ])("%s: %p", (_, e, navigation) => {
+    expect(isNavigation(e)).toBe(navigation);
   });
 });
 
