@@ -138,11 +138,17 @@ export class StemCache implements StemMemo {
   }
 }
 
+/** The plurals of two-letter acronyms the API writes in the singular ("vms" has its own synonyms). */
+const TWO_LETTER_PLURAL = /^(?:ip|id|pg)s$/;
+
 /** Stems a lower-case word; words with digits and short words stay as they are. */
 export function stem(word: string, cache?: StemMemo): string {
   // The cache holds only words stemmed, so a hit needs no other test.
   const hit = cache?.get(word);
   if (hit !== undefined) return hit;
+  // "IPs", "IDs", "PGs": a two-letter acronym in the plural is that acronym, which the API writes
+  // in the singular ("ip", "id", "pg"); other short words stay as they are.
+  if (TWO_LETTER_PLURAL.test(word)) return word.slice(0, 2);
   if (word.length < 4 || /\d/.test(word)) return word;
   const out = porter(word);
   cache?.set(word, out);

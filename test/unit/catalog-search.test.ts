@@ -2840,8 +2840,16 @@ describe("stem: an inflected form stems as its base does", () => {
     ["stopped", "stop"],
     ["getting", "get"],
     ["installed", "install"],
+    // A two-letter acronym in the plural.
+    ["ips", "ip"],
+    ["ids", "id"],
+    ["pgs", "pg"],
   ])("%s as %s", (form, base) => {
     expect(stem(form)).toBe(stem(base));
+  });
+
+  test.each(["bus", "has", "its", "vms", "ups"])("%s stays as it is", (word) => {
+    expect(stem(word)).toBe(word);
   });
 });
 
