@@ -45,12 +45,6 @@ import {
   asksDoer,
   pastTenseBases,
   markInability,
-  markLoginNoun,
-  asksPermission,
-  markBackFromBackup,
-  markLoginSource,
-  markLoginThrough,
-  namesAffinity,
   markAspect,
   markGuestsMoving,
   markMotion,
@@ -68,6 +62,14 @@ import {
   markSetUpState,
   LIGHT_VERBS,
 } from "./search-clauses.ts";
+import {
+  asksPermission,
+  markBackFromBackup,
+  markLoginNoun,
+  markLoginSource,
+  markLoginThrough,
+  namesAffinity,
+} from "./search-intents.ts";
 import {
   ASIDE_WEIGHT,
   GUEST_WORDS,

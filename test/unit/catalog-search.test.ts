@@ -67,12 +67,6 @@ import {
   markContext,
   markLightVerb,
   markInability,
-  asksPermission,
-  markBackFromBackup,
-  markLoginNoun,
-  markLoginSource,
-  markLoginThrough,
-  namesAffinity,
   markAspect,
   markGuestsMoving,
   markMotion,
@@ -83,6 +77,14 @@ import {
   saysOngoing,
   undoingActions,
 } from "../../src/catalog/search-clauses.ts";
+import {
+  asksPermission,
+  markBackFromBackup,
+  markLoginNoun,
+  markLoginSource,
+  markLoginThrough,
+  namesAffinity,
+} from "../../src/catalog/search-intents.ts";
 import { stem, StemCache } from "../../src/catalog/stem.ts";
 import { MINI_APIDOC_JS } from "../fixtures/mini-schema.ts";
 import { words } from "../../src/catalog/text.ts";
