@@ -20,6 +20,7 @@ import {
   OBJECT_PRONOUNS,
   presentForms,
   queryChunks,
+  stepBack,
   type Token,
 } from "./search-tokens.ts";
 
@@ -65,7 +66,7 @@ export function markContext(tokens: Token[], query: string): void {
       .join(" "),
   ).length;
   for (let k = 0; k < lastWords && k < tokens.length; k++) {
-    tokens[k] = { ...tokens[k]!, weight: tokens[k]!.weight * ASIDE_WEIGHT, context: true };
+    stepBack(tokens, k, ASIDE_WEIGHT);
   }
 }
 
@@ -145,11 +146,10 @@ export function markSubordinate(tokens: Token[]): void {
     // The word that opens the clause is part of it, and no verb of the request: "when" in "notify a
     // webhook when backups fail" states no read. Unless it asks ("…, when will it sync again"):
     // its clause counts less, as any, and "when" asks for a read.
-    if (!(asks && t.word === "when"))
-      tokens[k] = { ...t, weight: t.weight * ASIDE_WEIGHT, context: true, subordinate: true };
+    if (!(asks && t.word === "when")) stepBack(tokens, k, ASIDE_WEIGHT, { subordinate: true });
     for (let j = k + 1; j < end; j++) {
       if (tokens[j]!.context) continue;
-      tokens[j] = { ...tokens[j]!, weight: tokens[j]!.weight * ASIDE_WEIGHT, context: true, subordinate: true };
+      stepBack(tokens, j, ASIDE_WEIGHT, { subordinate: true });
     }
   });
 }
@@ -213,7 +213,7 @@ export function markPrevented(tokens: Token[]): void {
     if (t.word !== "from") return;
     for (let b = k - 1; b >= 0; b--) {
       if (!tokens[b]!.clauseStart) continue;
-      tokens[b] = { ...tokens[b]!, context: true, weight: tokens[b]!.weight * PREVENTING_WEIGHT };
+      stepBack(tokens, b, PREVENTING_WEIGHT);
       break;
     }
   });
@@ -275,7 +275,7 @@ export function markLightVerb(tokens: Token[]): void {
     const t = tokens[j]!;
     if (t.literal || STOPWORDS.has(t.word)) continue;
     if (!METHOD_HINTS[t.word] && !GROUP_METHOD_HINTS.get(t.word)) continue;
-    tokens[at] = { ...tokens[at]!, context: true, weight: tokens[at]!.weight * LIGHT_VERB_WEIGHT };
+    stepBack(tokens, at, LIGHT_VERB_WEIGHT);
     tokens[j] = { ...t, clauseStart: true };
     return;
   }
@@ -304,8 +304,7 @@ export function markFraming(tokens: Token[]): void {
     const frame = t.literal ? false : STOPWORDS.has(t.word) || LEADING_WORDS.has(t.word) || FRAME_WORDS.has(t.word);
     const verb = !!METHOD_HINTS[t.word] || (isEnglishVerb(t.word) && !ASKING.has(t.word) && !FRAME_WORDS.has(t.word));
     if (verb && !t.literal && BEFORE_VERB.has(tokens[k - 1]!.word)) {
-      for (let j = 0; j < k; j++)
-        tokens[j] = { ...tokens[j]!, context: true, clauseStart: false, weight: tokens[j]!.weight * FRAME_WEIGHT };
+      for (let j = 0; j < k; j++) stepBack(tokens, j, FRAME_WEIGHT, { clauseStart: false });
       tokens[k] = { ...t, clauseStart: true };
       return;
     }
@@ -475,7 +474,7 @@ export function markAspect(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     const next = tokens[k + 1];
     if (!ASPECT_VERBS.has(t.word) || t.literal || !next || next.literal || !isGerund(next.word)) return;
-    tokens[k] = { ...t, context: true, clauseStart: false, weight: t.weight * ASPECT_WEIGHT };
+    stepBack(tokens, k, ASPECT_WEIGHT, { clauseStart: false });
   });
 }
 
@@ -716,7 +715,7 @@ export function markSaying(tokens: Token[]): void {
     const auxiliary = SAYING_VERBS.has(t.word) ? questionAuxiliaryBefore(tokens, k) : -1;
     const asked = auxiliary >= 0 && !DETERMINERS.has(tokens[k - 1]?.word ?? "");
     if (!SAYING_FORMS.has(t.word) && !asked) return;
-    tokens[k] = { ...t, context: true, weight: t.weight * SAYING_WEIGHT };
+    stepBack(tokens, k, SAYING_WEIGHT);
     // "what hostname does the guest OS in VM 101 report": when the question names what it asks
     // for before the auxiliary, its subject is whose word the answer is, not what is asked for;
     // the guest it speaks of is. "what does the task log say" asks for the subject itself.
@@ -725,7 +724,7 @@ export function markSaying(tokens: Token[]): void {
     for (let j = auxiliary + 1; j < k; j++) {
       const s = tokens[j]!;
       if (s.literal || s.context || STOPWORDS.has(s.word) || MACHINE_WORDS.has(s.word) || /\d/.test(s.word)) continue;
-      tokens[j] = { ...s, context: true, weight: s.weight * SOURCE_WEIGHT };
+      stepBack(tokens, j, SOURCE_WEIGHT);
     }
   });
 }
@@ -745,7 +744,7 @@ export function markInability(tokens: Token[]): void {
       (t.word === "to" && tokens[k - 1]?.word === "unable");
     const verb = tokens[k + 1];
     if (!negated || !verb || verb.literal || STOPWORDS.has(verb.word)) return;
-    tokens[k + 1] = { ...verb, context: true, weight: verb.weight * ASIDE_WEIGHT };
+    stepBack(tokens, k + 1, ASIDE_WEIGHT);
   });
 }
 
@@ -764,6 +763,6 @@ export function markSetUpState(tokens: Token[]): void {
     if (t.literal || t.word !== "set" || tokens[k + 1]?.word !== "up" || tokens[k - 1]?.word === "to") return;
     if (!tokens.slice(Math.max(0, k - BE_REACH), k).some((b) => BE_FORMS.has(b.word))) return;
     tokens[k] = { ...t, word: "configured" };
-    tokens[k + 1] = { ...tokens[k + 1]!, word: "the", context: true, weight: 0 };
+    stepBack(tokens, k + 1, 0, { word: "the" });
   });
 }

@@ -5,7 +5,7 @@
 import { HAND_GROUPS } from "./synonyms.ts";
 import { STOPWORDS } from "./text.ts";
 import { valueKinds, valueText } from "./search-values.ts";
-import { DETERMINERS, PREPOSITIONS, type Token } from "./search-tokens.ts";
+import { DETERMINERS, PREPOSITIONS, stepBack, type Token } from "./search-tokens.ts";
 import { CLAUSE_JOINERS, inflectedVerb } from "./search-clauses.ts";
 
 /** "login" as one word: the noun. The verb is two words ("log in"), which "login" stands for when it opens a request. */
@@ -86,7 +86,8 @@ export function markLoginNoun(tokens: Token[]): void {
       (adjacent !== undefined || (between !== undefined && STOPWORDS.has(between.word))) &&
       !QUANTIFIERS.has(determiner) &&
       !LOGIN_MANNER.has(after?.word ?? "");
-    tokens[k] = account ? { ...t, account: true } : { ...t, context: true, weight: t.weight * LOGIN_NOUN_WEIGHT };
+    if (account) tokens[k] = { ...t, account: true };
+    else stepBack(tokens, k, LOGIN_NOUN_WEIGHT);
   });
 }
 
@@ -184,7 +185,7 @@ export function markLoginThrough(tokens: Token[]): boolean {
       const mention = actAt(i);
       for (let n = 0; mention && n < mention.length; n++) {
         const t = tokens[i + n]!;
-        if (!t.context) tokens[i + n] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
+        if (!t.context) stepBack(tokens, i + n, LOGIN_THROUGH_WEIGHT);
       }
     }
     return true;
@@ -224,7 +225,7 @@ export function markLoginSource(tokens: Token[]): boolean {
     if (!LOGIN_QUALIFIERS.has(t.word) || t.literal || t.inName || !next || !SOURCE_NOUNS.has(next.word)) return;
     // "authentication server" is a realm's own name in the synonym groups already.
     if (REALM_NAMES.has(`${t.word} ${next.word}`)) return;
-    if (!t.context) tokens[k] = { ...t, context: true, weight: t.weight * LOGIN_THROUGH_WEIGHT };
+    if (!t.context) stepBack(tokens, k, LOGIN_THROUGH_WEIGHT);
     found = true;
   });
   return found;
@@ -266,7 +267,7 @@ export function markBackFromBackup(tokens: Token[]): boolean {
   }
   if (!source.some((t) => BACKUP_NOUNS.has(t.word) && !t.literal)) return false;
   const t = tokens[back]!;
-  tokens[back] = { ...t, context: true, weight: t.weight * RESTORED_BACK_WEIGHT };
+  stepBack(tokens, back, RESTORED_BACK_WEIGHT);
   return true;
 }
 

@@ -94,6 +94,12 @@ export const QUESTION_WORDS = new Set([
   "when",
   "where",
 ]);
+/** Marks the token at `k` as context that counts `share` of its weight, with `marks` besides ("subordinate"). */
+export function stepBack(tokens: Token[], k: number, share: number, marks: Partial<Token> = {}): void {
+  const t = tokens[k]!;
+  tokens[k] = { ...t, ...marks, context: true, weight: t.weight * share };
+}
+
 /** Question words that also open a clause of time or place ("when a node reboots, …"). */
 const CLAUSE_OPENING_QUESTIONS = new Set(["when", "where"]);
 /** What follows "when" or "where" when it asks ("when did", "where is"). */
