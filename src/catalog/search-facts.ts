@@ -1,6 +1,7 @@
 // What the ranking knows about each endpoint besides its words: what it is named by, whether
 // it sets things, acts on every guest, lists a collection, is a guest-agent twin or a mere
 // directory index. Read from the schema alone; the score factors (search-score.ts) use them.
+import { METHOD_HINTS } from "./synonyms.ts";
 import { collectionPath, endsInPlaceholder, isDeprecated, propertyStringKeys, type Endpoint } from "./model.ts";
 import { stem, type StemMemo } from "./stem.ts";
 import type { TermCache } from "./search-terms.ts";
@@ -41,7 +42,7 @@ export function identityUnits(
     found =
       generic(w) || (pieces ? pieces.length === 0 : !described(w, inPath))
         ? null
-        : [stem(w, stems), ...(pieces ?? []).map((p) => stem(p, stems))];
+        : [stem(w, stems), ...actionFirst(pieces ?? []).map((p) => stem(p, stems))];
     unitOf.set(key, found);
     return found;
   };
@@ -66,6 +67,16 @@ export function identityUnits(
     return units;
   });
 }
+
+/**
+ * The pieces of a run-together name that name it: all of them, except for an action run together
+ * with what it acts on ("prunebackups", "wipedisk", "migrateall"), which only its action names;
+ * "backups" alone names the backups, not their pruning.
+ */
+const actionFirst = (pieces: readonly string[]) => {
+  const action = METHOD_HINTS[pieces[0] ?? ""];
+  return pieces.length >= 2 && action !== undefined && action !== "GET" ? pieces.slice(0, 1) : pieces;
+};
 
 /**
  * PUT, or a POST whose handler or description creates, adds or changes (create_vm,

@@ -3454,6 +3454,29 @@ describe("isNavigation: a GET that only lists the paths below it", () => {
   });
 });
 
+describe("an action run together with its object is named by the action", () => {
+  test("prunebackups needs prune; vncproxy is named by either of its words", () => {
+    const index = buildSearchIndex([
+      {
+        method: "GET",
+        path: "/nodes/{node}/storage/{storage}/prunebackups",
+        name: "dryrun",
+        description: "Get prune information for backups.",
+        parameters: {},
+      },
+      {
+        method: "POST",
+        path: "/nodes/{node}/qemu/{vmid}/vncproxy",
+        name: "vncproxy",
+        description: "Creates a TCP VNC proxy connections.",
+        parameters: {},
+      },
+    ] as unknown as Endpoint[]);
+    expect(index.identity[0]![0]).toEqual(["prunebackup", "prune"]);
+    expect(index.identity[1]![0]).toEqual(["vncproxi", "vnc", "proxi"]);
+  });
+});
+
 describe("opensQuestion: a question word first, not when or where opening a clause", () => {
   test.each<[string, boolean]>([
     ["which VMs are running", true],
