@@ -168,8 +168,6 @@ export interface QueryAnalysis extends QueryFacts {
   concepts: Concept[];
   /** Stems of the collections whose named item owns what is set ("snapshot" in "the notes of snapshot pre-upgrade"). */
   owners?: ReadonlySet<string>;
-  /** Stems of what a verb of creation creates ("pool" in "create a resource pool for the intern VMs"). */
-  created?: ReadonlySet<string>;
   /**
    * Stems of the parts of the run-together names typed ("PowerDNS": power, dns): what they name
    * (a DNS plugin), though the parts are no words of the request. Only the endpoints' identity
@@ -673,10 +671,12 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     definite: definiteOf(said, index, owned, isName, stated?.method === "POST" ? stated.at + 1 : -1),
     owners: ownersOf(said, index, namedByName),
     // "add a second NIC on vmbr1 to VM 7012": a guest's own part is added by setting it.
-    created:
-      createVerb && !scope.guestIsPlace
-        ? createdOf(said, index, index.creatable, createdAt, besides)
-        : new Set<string>(),
+    // "create a new snapshot of VM 100": what lives below a guest is created by its own POST.
+    created: createVerb
+      ? scope.guestIsPlace
+        ? createdOf(said, index, guestCollections(index), createdAt, besides)
+        : createdOf(said, index, index.creatable, createdAt, besides)
+      : new Set<string>(),
     createVerb,
     createSaid,
     ...(causedVerb ? { causedVerb } : {}),
@@ -790,4 +790,14 @@ export function wantedOf(raw: readonly string[]): number {
 /** The terms of `terms` not in `others`: "before moving VM 140, check what would block the move" still asks of a move. */
 function setMinus(terms: ReadonlySet<string>, others: ReadonlySet<string>): ReadonlySet<string> {
   return new Set([...terms].filter((t) => !others.has(t)));
+}
+
+/** What a POST adds below one guest ("snapshot" of /nodes/{node}/qemu/{vmid}/snapshot, firewall rules): made by its own POST, not by setting the guest. */
+function guestCollections(index: SearchIndex): ReadonlySet<string> {
+  const out = new Set<string>();
+  index.endpoints.forEach((e, id) => {
+    const made = index.creates[id];
+    if (e.method === "POST" && made !== undefined && /\/\{vmid\}\//.test(e.path)) out.add(made);
+  });
+  return out;
 }

@@ -113,6 +113,8 @@ export interface QueryFacts {
   definite?: ReadonlySet<string>;
   /** Its verb creates ("create", "add", "new"): a named object may be the new one. */
   createVerb?: boolean;
+  /** Stems of what a verb of creation creates ("pool" in "create a resource pool for the intern VMs"). */
+  created?: ReadonlySet<string>;
   /** A verb of creation is said anywhere, the request's or not ("show me how to create users"). */
   createSaid?: boolean;
   /** Stems of the lists it asks for whole: a collection's noun in the plural, or after "all"/"every". */
@@ -177,6 +179,8 @@ export const FACTOR = {
   agentWithoutGuest: 0.75,
   /** A write, when the query is a question about what is. */
   writeForQuestion: 0.6,
+  /** An item of the kind the query creates: it does not exist yet ("create a user alice@pve" changes no account). */
+  itemNotYet: 0.85,
   /** Creating a guest, when the query names an existing guest as the place of what it asks. */
   createInExisting: 0.7,
   /** Listing the kind of object the query names as where the things it asks for are ("the files inside a PBS backup"). */
@@ -304,6 +308,10 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // created only when creating is said, whatever settings the creation takes.
   else if (e.createsGuest && !q.createVerb) f *= FACTOR.guestNotCreated;
   if (e.missesValue) f *= FACTOR.missesValue;
+  // "create a user alice@pve": alice's account is the one to make, not one to change. Not what is
+  // added to something that exists ("add user erin@pve to the admins group").
+  if (q.createVerb && !q.places?.size && e.item && e.itemOf !== undefined && q.created?.has(e.itemOf))
+    f *= FACTOR.itemNotYet;
   // "start all guests on host hv3": a node's name is a value too, and the cluster's bulk start has
   // nowhere to put it. Unless the cluster is asked as well ("the cluster log from pve2").
   if (q.nodeByName && !q.namesCluster && e.takesNode === false) f *= FACTOR.nodeNowhere;

@@ -237,6 +237,19 @@ describe("scoreFactor", () => {
       { staying: new Set(["user"]) },
       FACTOR.deletesWhatStays,
     ],
+    // "create a user alice@pve": alice's account is to be made.
+    [
+      "an item of what the query creates",
+      { method: "PUT", item: true, itemOf: "user" },
+      { createVerb: true, created: new Set(["user"]) },
+      FACTOR.itemNotYet,
+    ],
+    [
+      "an item of what is created, added to something that exists",
+      { method: "PUT", item: true, itemOf: "user" },
+      { createVerb: true, created: new Set(["user"]), places: new Set(["group"]) },
+      1,
+    ],
     ["a picture, data asked for", { returnsImage: true }, {}, FACTOR.imageUnasked],
     ["one subsystem named and not matched", { subsystemsMissed: 1 }, {}, FACTOR.otherSubsystem],
     ["two subsystems named and not matched", { subsystemsMissed: 2 }, {}, FACTOR.otherSubsystem ** 2],
