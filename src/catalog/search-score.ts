@@ -61,6 +61,8 @@ export interface EndpointFacts {
    * wants the list.
    */
   keyOf?: string | undefined;
+  /** It has a place for a storage's name: a `storage` parameter, or {storage} in its path. */
+  takesStorage?: boolean;
   /** It is named by a word of a subordinate clause ("reboot" in "start VM 160 whenever its host reboots"). */
   doesSubordinate?: boolean;
   /** It answers with a picture ("Read VM RRD statistics (returns PNG)"), not data. */
@@ -93,6 +95,8 @@ export interface QueryFacts {
   namesNode: boolean;
   /** It names a node by its name ("on pve2", "node pve2"; hostsByName). */
   nodeByName?: boolean;
+  /** It names a storage by its name after the word ("storage pbs01"; namesStorageByName). */
+  storageByName?: boolean;
   /** It speaks of the whole cluster or datacenter. */
   namesCluster: boolean;
   /** It asks for all or many ("all", "every", a plural of guests). */
@@ -199,6 +203,8 @@ export const FACTOR = {
    * concern one node without saying so (the Ceph flags, applying the SDN).
    */
   nodeNowhere: 0.6,
+  /** An endpoint with no place for the storage the query names by its name ("list all backups on storage pbs01": not the backup jobs). */
+  storageNowhere: 0.6,
   /** An endpoint with nowhere to put a value the query types ("add 203.0.113.7 to the blocklist IP set": not the set's creation). */
   missesValue: 0.55,
   /** The action a causative's verb names: "make VM 118 start when the host boots" sets a behaviour, it does not start VM 118. */
@@ -315,6 +321,7 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // "start all guests on host hv3": a node's name is a value too, and the cluster's bulk start has
   // nowhere to put it. Unless the cluster is asked as well ("the cluster log from pve2").
   if (q.nodeByName && !q.namesCluster && e.takesNode === false) f *= FACTOR.nodeNowhere;
+  if (q.storageByName && e.takesStorage === false) f *= FACTOR.storageNowhere;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
   if (e.undoesVerb) f *= FACTOR.reversedAction;

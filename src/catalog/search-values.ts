@@ -577,3 +577,13 @@ export function namesOneBackup(query: string): boolean {
   // "exclude /var/cache from the backup of container 101" may speak of the backups to come.
   return one[1]!.toLowerCase() !== "the" || one[2] !== undefined || WHEN_MADE.test(query);
 }
+
+/**
+ * A storage named by its name after the word: "storage pbs01", "storage 'isos'", "the storage
+ * called nas-backup". A name has a digit, a hyphen or quotes; "the storage team" names none.
+ */
+export function namesStorageByName(query: string): boolean {
+  return /\b(?:storage|datastore)\s+(?:called\s+|named\s+)?(?:['"‘“][^'"’”\s]+['"’”]|(?=[\w.-]*[\d-])[a-z0-9][\w.-]*[a-z0-9])/i.test(
+    query,
+  );
+}

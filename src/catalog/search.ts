@@ -444,6 +444,7 @@ export function runSearch(
       powerAction: index.powerAction[id] === 1,
       missesValue: !takesValues(id),
       takesNode: index.takesNode[id] === 1,
+      takesStorage: "storage" in e.parameters,
       doesCausedVerb:
         analysis.causedVerb !== undefined && units.some((unit) => unit.some((t) => analysis.causedVerb!.has(t))),
       returnsImage: index.returnsImage[id] === 1,

@@ -6,6 +6,7 @@ import {
   measuredWords,
   namesGuests,
   namesOneBackup,
+  namesStorageByName,
   namesPort,
   namesRecurrence,
   namesSize,
@@ -631,5 +632,20 @@ describe("a parameter that takes a URL", () => {
     ],
   ])("%s: %p", (_, parameters, takes) => {
     expect(endpointValueKinds(endpoint(parameters)).has("url")).toBe(takes);
+  });
+});
+
+describe("namesStorageByName: a storage named after its word", () => {
+  test.each<[string, boolean]>([
+    ["list all backups on storage pbs01", true],
+    ["how full is storage nas-backup", true],
+    ["put the ISO onto storage 'isos'", true],
+    ["the storage called local-zfs", true],
+    // A word after "storage" that is no name.
+    ["only send failures to the storage team's mail address", false],
+    ["list the storage content", false],
+    ["add a storage", false],
+  ])("%s: %p", (query, named) => {
+    expect(namesStorageByName(query)).toBe(named);
   });
 });
