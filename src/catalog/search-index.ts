@@ -162,6 +162,8 @@ export interface SearchIndex {
   itemNames: ItemNames[];
   /** Raw words of the descriptions with their counts, for splitting and joining words. */
   vocabulary: Map<string, number>;
+  /** Compounds the schema writes with hyphens ("cd-rom", "cloud-init"): words of the API, not names. */
+  hyphenated: ReadonlySet<string>;
   /** Synonym groups as stems; a word or phrase of a group stands for all of them. */
   groups: string[][];
   groupsOfWord: Map<string, number[]>;
@@ -255,6 +257,11 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     ]),
   );
   const vocabulary = new Map<string, number>();
+  // "CD-ROM", "cloud-init", "read-only": the compounds the schema itself writes with hyphens.
+  const hyphenated = new Set<string>();
+  for (const f of fieldsOf)
+    for (const text of [...f.summary, ...f.description, ...f.paramText])
+      for (const m of text.matchAll(/\b[a-z]{2,}(?:-[a-z]{2,})+\b/gi)) hyphenated.add(m[0].toLowerCase());
   const allGroups = [
     ...EQUIVALENT_GROUPS,
     ...acronymGroups([...schemaAcronyms(endpoints), ...(docs?.acronyms ?? [])], apiNames(endpoints)),
@@ -509,6 +516,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     itemsOf: through.map((lists) => lists.filter((list): list is string => list !== undefined)),
     itemNames: endpoints.map((e) => itemNames(e, stems, pathWords)),
     vocabulary,
+    hyphenated,
     groups,
     groupsOfWord,
     groupsOfStem,

@@ -267,7 +267,9 @@ function nameAfterCollection(index: SearchIndex, before: string | undefined, chu
 /** Whether the API knows the words of a hyphenated chunk as one: a name run together ("cloudinit") or a phrase ("two factor"). */
 function knownCompound(index: SearchIndex, parts: readonly string[]): boolean {
   return (
-    index.vocabulary.has(parts.join("")) || index.phrases.byStems.has(parts.map((w) => stem(w, index.stems)).join(" "))
+    index.vocabulary.has(parts.join("")) ||
+    index.hyphenated.has(parts.join("-").toLowerCase()) ||
+    index.phrases.byStems.has(parts.map((w) => stem(w, index.stems)).join(" "))
   );
 }
 

@@ -3537,6 +3537,27 @@ describe("an action run together with its object is named by the action", () => 
   });
 });
 
+describe("a compound the schema writes with a hyphen is a word of the API, not a name", () => {
+  test("CD-ROM", () => {
+    const index = buildSearchIndex([
+      {
+        method: "PUT",
+        path: "/nodes/{node}/qemu/{vmid}/config",
+        name: "update_vm",
+        description: "Set virtual machine options.",
+        parameters: { ide0: { type: "string", description: "Use volume as IDE hard disk or CD-ROM." } },
+      },
+    ] as unknown as Endpoint[]);
+    // A name's words count half; the API's own compound counts whole.
+    const weights = (query: string, word: string) =>
+      tokenize(index, query)
+        .tokens.filter((t) => t.word === word)
+        .map((t) => t.weight);
+    expect(weights("remove the CD-ROM from VM 100", "rom")).toEqual([1]);
+    expect(weights("back up the web-server now", "server")).toEqual([0.5]);
+  });
+});
+
 describe("opensQuestion: a question word first, not when or where opening a clause", () => {
   test.each<[string, boolean]>([
     ["which VMs are running", true],
