@@ -257,11 +257,19 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     ]),
   );
   const vocabulary = new Map<string, number>();
-  // "CD-ROM", "cloud-init", "read-only": the compounds the schema itself writes with hyphens.
+  // "CD-ROM", "read-only": the compounds the schema itself writes with hyphens in its prose; not
+  // the names of things it lists ("pve-firewall" of the services, "fsfreeze-freeze" of the agent),
+  // which a query names like any name.
+  const named = new Set(
+    fieldsOf
+      .flatMap((f) => [...f.paramName, ...f.enumValue, ...f.lastSegment, ...f.segment])
+      .map((w) => w.toLowerCase()),
+  );
   const hyphenated = new Set<string>();
   for (const f of fieldsOf)
     for (const text of [...f.summary, ...f.description, ...f.paramText])
-      for (const m of text.matchAll(/\b[a-z]{2,}(?:-[a-z]{2,})+\b/gi)) hyphenated.add(m[0].toLowerCase());
+      for (const m of text.matchAll(/\b[a-z]{2,}(?:-[a-z]{2,})+\b/gi))
+        if (!named.has(m[0].toLowerCase())) hyphenated.add(m[0].toLowerCase());
   const allGroups = [
     ...EQUIVALENT_GROUPS,
     ...acronymGroups([...schemaAcronyms(endpoints), ...(docs?.acronyms ?? [])], apiNames(endpoints)),
