@@ -335,3 +335,19 @@ const CONSTRAINT = /\b(?:keep|keeps|kept|keeping|never|always|must|should|togeth
 export function namesAffinity(query: string): boolean {
   return PLACEMENT.test(query) && CONSTRAINT.test(query);
 }
+
+/** The agent, said by its name. */
+const AGENT_NAMED = /\b(?:agent|qga|qemu-guest-agent)\b/i;
+/** The inside of a VM: "inside VM 130", "within the guest", "the OS inside", "as the guest sees it", "from the inside". */
+const INSIDE_VM =
+  /\b(?:inside|within)\s+(?:the\s+|its\s+|a\s+)?(?:guest|vm|os|operating system|virtual machine)\b|\bas\s+(?:the\s+guest|it|the\s+os)\s+sees\b|\bfrom\s+(?:the\s+)?inside\b|\bthe\s+os\s+(?:inside|in)\b/i;
+
+/**
+ * Whether the query asks what is seen from inside a VM ("which IP addresses does the OS inside VM
+ * 4312 think it has"), without naming the agent. The QEMU Guest Agent "runs inside the VM,
+ * providing a communication channel between the host and the guest … to exchange information"
+ * (qm(1), QEMU Guest Agent): the API sees into a VM only through it. A container has no agent.
+ */
+export function seenFromInside(query: string): boolean {
+  return INSIDE_VM.test(query) && !AGENT_NAMED.test(query);
+}

@@ -79,6 +79,7 @@ import {
 } from "../../src/catalog/search-clauses.ts";
 import {
   asksPermission,
+  seenFromInside,
   markBackFromBackup,
   markLoginNoun,
   markLoginSource,
@@ -1650,7 +1651,8 @@ describe("the thirty-seventh round of issue 11, on PVE 9.1", async () => {
   // - WordNet's ways to register create;
   // - an "Index of" that only links its children is navigation;
   // - an item of what is created does not exist yet, and what lives below a guest has its own POST;
-  // - an endpoint with no place for a storage named by its name steps back.
+  // - an endpoint with no place for a storage named by its name steps back;
+  // - what is seen from inside a VM is what its guest agent reports.
   test.skipIf(!present).each([
     ["add a comment to a backup file", "PUT /nodes/{node}/storage/{storage}/content/{volume}"],
     [
@@ -1671,6 +1673,8 @@ describe("the thirty-seventh round of issue 11, on PVE 9.1", async () => {
     ["create a user alice@pve", "POST /access/users"],
     ["create a new snapshot of VM 100", "POST /nodes/{node}/qemu/{vmid}/snapshot"],
     ["list all backups on storage pbs01", "GET /nodes/{node}/storage/{storage}/content"],
+    ["which addresses does VM 230 see from the inside", "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"],
+    ["list the users logged in inside VM 160", "GET /nodes/{node}/qemu/{vmid}/agent/get-users"],
   ])("%s: %s first", (query, endpoint) => {
     expect(ranked(withDocs!, query)[0]).toBe(endpoint);
   });
@@ -3555,6 +3559,21 @@ describe("a compound the schema writes with a hyphen is a word of the API, not a
         .map((t) => t.weight);
     expect(weights("remove the CD-ROM from VM 100", "rom")).toEqual([1]);
     expect(weights("back up the web-server now", "server")).toEqual([0.5]);
+  });
+});
+
+describe("seenFromInside: what a VM sees from inside, which its guest agent reports", () => {
+  test.each<[string, boolean]>([
+    ["addresses of each NIC as seen from inside VM 130", true],
+    ["which IP addresses does the OS inside VM 4312 think it has", true],
+    ["which addresses does VM 230 see from the inside", true],
+    ["how full are the partitions as the guest sees them", true],
+    // The agent said already, a container (no agent), a guest OS that is only frozen.
+    ["run 'systemctl restart nginx' inside vm 402 via the guest agent", false],
+    ["let docker run inside container 150", false],
+    ["guest OS is totally frozen, doesn't react to the shutdown button", false],
+  ])("%s: %p", (query, inside) => {
+    expect(seenFromInside(query)).toBe(inside);
   });
 });
 
