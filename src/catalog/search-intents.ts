@@ -351,3 +351,23 @@ const INSIDE_VM =
 export function seenFromInside(query: string): boolean {
   return INSIDE_VM.test(query) && !AGENT_NAMED.test(query);
 }
+
+/** A VM, by its word. */
+const VM_WORD = /\b(?:vms?|virtual machines?)\b/i;
+/** An IP address, by its words. */
+const ADDRESS_WORDS = /\b(?:ip|ips|ipv4|ipv6|addresses)\b/i;
+/** Where else an address is set or kept: the firewall's sets and aliases, cloud-init, the SDN's IPAM, a container. */
+const ADDRESSES_ELSEWHERE =
+  /\b(?:firewall|ipsets?|ip sets?|aliases|alias|cloud-?init|ipconfig\d*|ipam|sdn|containers?|cts?|lxc)\b/i;
+
+/**
+ * Whether the query asks a VM's IP addresses ("what ip did vm 120 get from dhcp"), which only its
+ * guest agent knows: "the IP addresses in the VM summary panel are fetched via the guest agent"
+ * (qm(1), QEMU Guest Agent). Not an address the firewall, cloud-init or the IPAM keeps, nor a
+ * container's, nor one that names the agent already.
+ */
+export function asksVmAddresses(query: string): boolean {
+  return (
+    ADDRESS_WORDS.test(query) && VM_WORD.test(query) && !ADDRESSES_ELSEWHERE.test(query) && !AGENT_NAMED.test(query)
+  );
+}

@@ -65,6 +65,7 @@ import {
 } from "./search-clauses.ts";
 import {
   asksPermission,
+  asksVmAddresses,
   seenFromInside,
   markBackFromBackup,
   markLoginNoun,
@@ -573,10 +574,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     found.word("check", 1);
   }
   // "addresses of each NIC as seen from inside VM 130": what is seen from inside a VM reaches the
-  // API through its guest agent, as if the agent were said. What is done inside it ("hit
-  // ctrl+alt+del inside VM 310") is done from outside.
+  // API through its guest agent, as if the agent were said; so do the addresses a VM got ("what IP
+  // did VM 120 get from DHCP"). What is done inside it ("hit ctrl+alt+del inside VM 310") is done
+  // from outside.
   const reads = method === "GET" || (method === undefined && !opensWithEnglishVerb(typed.tokens));
-  if (seenFromInside(query) && reads) found.word("agent", 1);
+  if ((seenFromInside(query) || asksVmAddresses(query)) && reads) found.word("agent", 1);
   // Back from a backup is a restore, which creates the guest again (POST, "Create or restore");
   // a question about it ("how long did VM 100 take to come back from the backup") asks.
   if (restores && !opensWithQuestion && !(causeAsked || doerAsked || possibilityAsked)) {

@@ -79,6 +79,7 @@ import {
 } from "../../src/catalog/search-clauses.ts";
 import {
   asksPermission,
+  asksVmAddresses,
   seenFromInside,
   markBackFromBackup,
   markLoginNoun,
@@ -1652,7 +1653,7 @@ describe("the thirty-seventh round of issue 11, on PVE 9.1", async () => {
   // - an "Index of" that only links its children is navigation;
   // - an item of what is created does not exist yet, and what lives below a guest has its own POST;
   // - an endpoint with no place for a storage named by its name steps back;
-  // - what is seen from inside a VM is what its guest agent reports.
+  // - what is seen from inside a VM, and the addresses it got, are what its guest agent reports.
   test.skipIf(!present).each([
     ["add a comment to a backup file", "PUT /nodes/{node}/storage/{storage}/content/{volume}"],
     [
@@ -1675,6 +1676,7 @@ describe("the thirty-seventh round of issue 11, on PVE 9.1", async () => {
     ["list all backups on storage pbs01", "GET /nodes/{node}/storage/{storage}/content"],
     ["which addresses does VM 230 see from the inside", "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"],
     ["list the users logged in inside VM 160", "GET /nodes/{node}/qemu/{vmid}/agent/get-users"],
+    ["which IP did VM 140 get from DHCP", "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"],
   ])("%s: %s first", (query, endpoint) => {
     expect(ranked(withDocs!, query)[0]).toBe(endpoint);
   });
@@ -3574,6 +3576,20 @@ describe("seenFromInside: what a VM sees from inside, which its guest agent repo
     ["guest OS is totally frozen, doesn't react to the shutdown button", false],
   ])("%s: %p", (query, inside) => {
     expect(seenFromInside(query)).toBe(inside);
+  });
+});
+
+describe("asksVmAddresses: the addresses a VM got, which its guest agent reports", () => {
+  test.each<[string, boolean]>([
+    ["what ip did vm 120 get from dhcp?", true],
+    ["what is the IPv4 address of VM 201", true],
+    // Kept by the firewall, cloud-init or the IPAM, a container's, or the agent said already.
+    ["which IPs are in the ipset of VM 100", false],
+    ["the cloud-init IP of VM 100", false],
+    ["what IP does container 200 have", false],
+    ["get the IP address of VM 100 from the guest agent", false],
+  ])("%s: %p", (query, asked) => {
+    expect(asksVmAddresses(query)).toBe(asked);
   });
 });
 
