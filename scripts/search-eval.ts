@@ -71,6 +71,9 @@ const queryFiles = given.length
       `${fixtures}/search-fresh59-sealed.json`,
       `${fixtures}/search-fresh60-sealed.json`,
       `${fixtures}/search-fresh62-sealed.json`,
+      `${fixtures}/search-fresh65-sealed.json`,
+      `${fixtures}/search-fresh66-sealed.json`,
+      `${fixtures}/search-fresh67-sealed.json`,
     ];
 
 const text = await Bun.file(schemaFile).text();

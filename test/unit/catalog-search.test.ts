@@ -4417,6 +4417,9 @@ const FIXTURE_SETS = [
   "search-fresh59-sealed",
   "search-fresh60-sealed",
   "search-fresh62-sealed",
+  "search-fresh65-sealed",
+  "search-fresh66-sealed",
+  "search-fresh67-sealed",
 ];
 
 function querySetFile(name: string): string {
@@ -4429,14 +4432,14 @@ function querySetFile(name: string): string {
 const FLOORS: [string, boolean, number, number][] = [
   ["dev-queries", false, 98.3, 100],
   ["dev-queries", true, 98.3, 100],
-  ["dev-queries-2", true, 87, 97],
+  ["dev-queries-2", true, 88, 98],
   ["search-heldout", true, 93.6, 100],
   // Lowered by one query in the twenty-second round, as were fresh6's and fresh41's top five
   // below: an item no word speaks of steps back (itemUnspoken). "set the SSH key that cloud-init
   // injects" names its VM only through cloud-init; in fresh6, "HA-managed VM 100" names its HA
   // resource only through the guest; in fresh41, a failed start names its task only as "the last
   // attempt". Over the opened sets, 64 queries rose and 12 fell.
-  ["search-fresh-tune", true, 86.1, 97.2],
+  ["search-fresh-tune", true, 86.1, 98.6],
   // Raised in the fourth round (WordNet's verbs, volume names, property-string keys), here and below.
   ["search-fresh-sealed", true, 86.8, 100],
   // The second round's own sets (written before its changes; the sealed half opened at its end).
@@ -4445,35 +4448,35 @@ const FLOORS: [string, boolean, number, number][] = [
   // Raised by the third round's CLI forms (pct status, pveam list local).
   ["search-fresh2-sealed", true, 88.2, 97.6],
   // The third round's own sets (written before its changes; the sealed half opened at its end).
-  ["search-fresh3-tune", true, 82.4, 91.9],
+  ["search-fresh3-tune", true, 83.8, 93.2],
   ["search-fresh3-sealed", true, 91.8, 98.6],
   // A second check of the mechanisms the third round dropped (written after its sealed run; all sealed).
   ["search-fresh4-sealed", true, 90.7, 98.1],
   // The fourth round's check (written by a helper who saw neither the code nor the other sets; opened at its end).
   ["search-fresh5-sealed", true, 89.2, 98.3],
   // A second blind check of the fourth round (written like fresh5 by a helper who saw nothing else; opened at its end).
-  ["search-fresh6-sealed", true, 90, 95.8],
+  ["search-fresh6-sealed", true, 90, 96.7],
   // The fourth round's last blind check (written after its other changes; opened at its end).
-  ["search-fresh7-sealed", true, 90, 98.3],
+  ["search-fresh7-sealed", true, 90, 99.2],
   // A last blind check, harder than the others (longer requests), opened before the last changes; the docs'
   // content types cost it one first place ("how full is the backup-nfs storage": the listing before the status).
   // First back to its floor before the twenty-second round (its top five rose, 94.2 to 95): a word
   // the schema says rarely now counts from the docs (RARE_IN_SCHEMA), and the config's docs put it
   // before move_disk for "hand disk scsi2 over from VM 101 to VM 102". 12 queries of the opened
   // sets rose, 2 fell.
-  ["search-fresh8-sealed", true, 81.7, 95.8],
+  ["search-fresh8-sealed", true, 82.5, 96.7],
   // The round's last blind check (written after its last change; opened at the end).
   ["search-fresh9-sealed", true, 92.5, 99.2],
   // The fifth round's blind checks: fresh10 written before its first change, fresh11 during it,
   // fresh12 after its last; all opened at its end.
-  ["search-fresh10-sealed", true, 87.5, 94.2],
-  ["search-fresh11-sealed", true, 88.3, 96.7],
+  ["search-fresh10-sealed", true, 87.5, 95.8],
+  ["search-fresh11-sealed", true, 90, 96.7],
   // Top five lowered in the thirty-second round by one query ("new guests keep getting MACs
   // starting with BC:24:11", seventh now): startall, which names "all VMs and containers",
   // now names guests and starts ("starting") above the cluster's options.
-  ["search-fresh12-sealed", true, 80.8, 96.7],
+  ["search-fresh12-sealed", true, 81.7, 96.7],
   // Written after the round's last commit, as a fourth unseen check of it.
-  ["search-fresh13-sealed", true, 85, 97.5],
+  ["search-fresh13-sealed", true, 85.8, 97.5],
   // The sixth round's blind checks: fresh14 written before its first change, fresh15 and fresh16
   // during it; measured at its start and end only, opened at its end.
   ["search-fresh14-sealed", true, 84.2, 93.3],
@@ -4483,30 +4486,30 @@ const FLOORS: [string, boolean, number, number][] = [
   // Top five lowered in the fourteenth round by one query ("VM 5120 and the storage nas-backup should
   // belong to the pool prod from now on", sixth now), traded for a modal of what should be asking for
   // a setting (four first places over the opened sets, three on the first reader's queries).
-  ["search-fresh17-sealed", true, 90, 98.2],
+  ["search-fresh17-sealed", true, 90, 99.1],
   // The seventh round's blind checks, written before its first change: measured at its start and
   // after its changes to the schema's marks (neither moved), then opened.
-  ["search-fresh18-sealed", true, 80.9, 95.5],
+  ["search-fresh18-sealed", true, 81.8, 95.5],
   // Top five lowered in the eleventh round by one query ("let's encrypt validation fails … our
   // domain's DNS is at cloudflare", sixth now), traded for an item's kinds naming it (a backup
   // names a content volume: two first places).
-  ["search-fresh19-sealed", true, 79.1, 91.8],
+  ["search-fresh19-sealed", true, 79.1, 92.7],
   // Written after the round's changes to the schema's marks; opened after them.
   ["search-fresh20-sealed", true, 89.1, 96.4],
   // Written after fresh18-20 were opened, before the round's changes to phrasing (accompaniment, typos).
-  ["search-fresh21-sealed", true, 79.1, 88.2],
+  ["search-fresh21-sealed", true, 80, 88.2],
   // Written after the round's changes to phrasing, before its last change; opened after it.
   ["search-fresh22-sealed", true, 94.5, 99.1],
   // Written after the round's last change; measured at its start and end only.
   // Lowered in the ninth round by one query ("… don't appear until someone clicks sync", second
   // then), traded for the negated auxiliary; first again since "added" stems as "add" (tenth round).
-  ["search-fresh23-sealed", true, 78.2, 88.2],
+  ["search-fresh23-sealed", true, 80, 88.2],
   // The eighth round's first blind check, written at its start: measured there and after its
   // first four changes (neither moved), then opened.
   ["search-fresh24-sealed", true, 81.8, 90],
   // The ninth round's blind checks: fresh27 written at its start, fresh28 soon after; each
   // measured at the start commit (72.7 / 86.4 and 74.5 / 87.3), then opened to find classes.
-  ["search-fresh27-sealed", true, 80.9, 90],
+  ["search-fresh27-sealed", true, 80.9, 90.9],
   // Top five lowered in the tenth round by one query ("create user bob in the pve realm", sixth now),
   // traded for "added" stemming as "add" (three first places); and in the twelfth by one ("a backup
   // task has been hanging for hours …", seventh now), traded for one identity unit per word (a
@@ -4514,10 +4517,10 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh28-sealed", true, 83.6, 90.9],
   // The tenth round's opened check, one of four written at its start: measured at the start
   // commit (67.3 / 80.0), then opened to find classes; the other three stay sealed.
-  ["search-fresh32-sealed", true, 78.2, 90],
+  ["search-fresh32-sealed", true, 79.1, 90],
   // The eleventh round's opened check, one of four written at its start: measured at the start
   // commit (62.7 / 78.2), then opened to find classes; the other three stay sealed.
-  ["search-fresh38-sealed", true, 75.5, 84.5],
+  ["search-fresh38-sealed", true, 76.4, 84.5],
   // The twelfth round's opened check, one of two written during it: measured at the start commit
   // (75.5 / 84.5), then opened to find classes; fresh40 stays sealed.
   ["search-fresh39-sealed", true, 82.7, 87.3],
@@ -4529,7 +4532,7 @@ const FLOORS: [string, boolean, number, number][] = [
   ["search-fresh46-sealed", true, 87.3, 95.5],
   // Written near the round's end, after its main rules: measured at the start commit (73.6 / 86.4)
   // and at 2dca5c0 (74.5 / 87.3), then opened; fresh51, written with it, stays sealed.
-  ["search-fresh50-sealed", true, 80, 91.8],
+  ["search-fresh50-sealed", true, 80.9, 91.8],
   // The twenty-eighth round's opened check, written by a helper at its start: measured at the
   // start commit (79.1 / 90.0), then opened to find classes.
   ["search-fresh54-sealed", true, 83.6, 91.8],
@@ -4541,13 +4544,20 @@ const FLOORS: [string, boolean, number, number][] = [
   // of dev-queries-2, fresh59 plain requests only, fresh60 plain requests by ten kinds of writer.
   // Measured at the start commit (83.6 / 96.4, 69.0 / 90.0, 71.0 / 90.0), then opened to find
   // classes; fresh57, written with them, stays sealed.
-  ["search-fresh58-sealed", true, 87.3, 97.3],
-  ["search-fresh59-sealed", true, 74, 95],
+  ["search-fresh58-sealed", true, 88.2, 98.2],
+  ["search-fresh59-sealed", true, 75, 96],
   // Lowered by one query ("review the datacenter-level firewall ruleset", first before), traded for
   // dropping WordNet's ways to look over after a helper's read ("review and apply the pending
   // network changes" read as a GET).
-  ["search-fresh60-sealed", true, 75, 93],
+  ["search-fresh60-sealed", true, 77, 94],
   // Written during the round for breadth (100 different endpoints, plain requests): measured at
   // the start commit (68.0 / 89.0) and after the round's first two commits (70.0 / 90.0), then opened.
-  ["search-fresh62-sealed", true, 71, 90],
+  ["search-fresh62-sealed", true, 72, 91],
+  // The thirty-seventh round's opened checks, written by helpers at its start: fresh65 in the style
+  // of dev-queries-2, fresh66 settings that live in one parameter and siblings easy to confuse,
+  // fresh67 goals in the operator's own words. Measured at the start commit (88.0 / 97.0, 50.0 /
+  // 85.0, 70.0 / 88.2), then opened to find classes; fresh63 and fresh64, written with them, stay sealed.
+  ["search-fresh65-sealed", true, 90, 98],
+  ["search-fresh66-sealed", true, 52, 85],
+  ["search-fresh67-sealed", true, 73.6, 90],
 ];
