@@ -267,9 +267,7 @@ function nameAfterCollection(index: SearchIndex, before: string | undefined, chu
 /** Whether the API knows the words of a hyphenated chunk as one: a name run together ("cloudinit") or a phrase ("two factor"). */
 function knownCompound(index: SearchIndex, parts: readonly string[]): boolean {
   return (
-    index.vocabulary.has(parts.join("")) ||
-    index.hyphenated.has(parts.join("-").toLowerCase()) ||
-    index.phrases.byStems.has(parts.map((w) => stem(w, index.stems)).join(" "))
+    index.vocabulary.has(parts.join("")) || index.phrases.byStems.has(parts.map((w) => stem(w, index.stems)).join(" "))
   );
 }
 
@@ -412,7 +410,11 @@ export function tokenize(
     const chunkWords = words(chunk);
     // "local-lvm" is a name, "cloud-init" a word of the API.
     const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
-    const known = hyphenated && knownCompound(index, chunkWords);
+    // "CD-ROM": a compound the schema writes with a hyphen is its word; not where a command line
+    // opens with a tool's name ("ha-manager set vm:100 …").
+    const known =
+      hyphenated &&
+      (knownCompound(index, chunkWords) || (k > 0 && index.hyphenated.has(chunkWords.join("-").toLowerCase())));
     // "local-zfs", "backup-nfs", "pbs-main": a name built with a kind of storage (the `type` of
     // POST /storage: zfs, lvm, nfs, pbs...) is a storage's name.
     const storageName =

@@ -645,6 +645,7 @@ describe("namesStorageByName: a storage named after its word", () => {
     ["only send failures to the storage team's mail address", false],
     ["list the storage content", false],
     ["add a storage", false],
+    ["pct migrate 125 pve3 --restart --target-storage local-zfs", false],
   ])("%s: %p", (query, named) => {
     expect(namesStorageByName(query)).toBe(named);
   });
