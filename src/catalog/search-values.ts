@@ -556,24 +556,36 @@ const ONE_BACKUP = new RegExp(
   "i",
 );
 
-/** A time in the past that a backup was made at: "last Sunday", "yesterday", "2025-01-10", "from before the upgrade". */
+/** A time in the past that a backup was made at: "last Sunday", "yesterday", "2025-01-10". */
 const WHEN_MADE =
-  /\b(?:yesterday|last|ago|earlier|before|previous|latest|newest|oldest|(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{4}-\d{2}-\d{2})\b/i;
+  /\b(?:yesterday|last|ago|earlier|previous|latest|newest|oldest|(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{4}-\d{2}-\d{2})\b/i;
 
-/** A backup to be made: "take a backup of VM 100", "run a full backup now", "I need a backup". */
+/** A backup to be made: "take a backup of VM 100", "I'd like a backup", "get me a backup". */
 const BACKUP_TO_MAKE =
-  /\b(?:take|takes|taking|took|make|makes|making|made|create|creates|creating|run|runs|running|start|starts|do|does|trigger|perform|kick|schedule|need|want)\s+(?:\S+\s+){0,2}(?:a|an|the|one)\s+(?:\S+\s+){0,2}?(?:backup|dump)\b/i;
+  /\b(?:take|takes|taking|took|make|makes|making|made|create|creates|creating|run|runs|running|start|starts|do|does|trigger|perform|kick|schedule|need|want|like|get|give|send)\s+(?:\S+\s+){0,2}(?:a|an|the|one)\s+(?:\S+\s+){0,2}?(?:backup|dump)\b/i;
 
 /**
- * Whether the query speaks of one backup that was made, not of backing up or a backup job. Such
- * a backup is a volume: pve-storage stores it as one of a storage's volumes, of content type
- * "backup" (PVE::Storage::Plugin::parse_volname answers 'backup' for a vzdump archive), and the
- * admin guide adds notes to backups "via the storage content API" (chapter-vzdump, "Backup
- * Notes"). So "protect last Sunday's backup of VM 330" speaks of what a volume ID names.
+ * A backup that is a run, not a file: what it does ("the backup of VM 100 failed", "a backup …
+ * hangs at 45%", "took three hours") or what a run has ("the log of the last backup").
+ */
+const BACKUP_RUN = new RegExp(
+  String.raw`\b(?:backup|dump)\b(?:\s+(?:of|for)\s+(?:vm|ct|container|guest)?\s*\d+)?(?:\s+(?:\S+\s+){0,2}?)?` +
+    String.raw`(?:fail|fails|failed|failing|run|runs|ran|running|hang|hangs|hung|hanging|stuck|take|takes|took|taking|finish|finished|start|started|complete|completed|succeed|succeeded)\b` +
+    String.raw`|\b(?:log|logs|status|progress|duration|error|errors|task)\s+of\s+(?:\S+\s+){0,3}?(?:backup|dump)\b`,
+  "i",
+);
+
+/**
+ * Whether the query speaks of one backup that was made, not of backing up, a backup's run or a
+ * backup job. Such a backup is a volume: pve-storage stores it as one of a storage's volumes,
+ * of content type "backup" (PVE::Storage::Plugin::parse_volname answers 'backup' for a vzdump
+ * archive), and the admin guide adds notes to backups "via the storage content API"
+ * (chapter-vzdump, "Backup Notes"). So "protect last Sunday's backup of VM 330" speaks of what a
+ * volume ID names.
  */
 export function namesOneBackup(query: string): boolean {
   const one = ONE_BACKUP.exec(query);
-  if (!one || BACKUP_TO_MAKE.test(query) || /\bjobs?\b/i.test(query)) return false;
+  if (!one || BACKUP_TO_MAKE.test(query) || BACKUP_RUN.test(query) || /\bjobs?\b/i.test(query)) return false;
   // "exclude /var/cache from the backup of container 101" may speak of the backups to come.
   return one[1]!.toLowerCase() !== "the" || one[2] !== undefined || WHEN_MADE.test(query);
 }

@@ -608,6 +608,13 @@ describe("namesOneBackup: one backup that was made", () => {
     ["browse the files inside the PBS backup of VM 200", false],
     ["list the backup files on storage pbs01", false],
     ["restrict the backup-nfs storage to pve1", false],
+    // A backup's run, not its file; one to make; a time to come.
+    ["the backup of VM 100 failed last night", false],
+    ["a backup of VM 100 hangs at 45%", false],
+    ["where's the log of the last backup of VM 100", false],
+    ["I'd like a backup of VM 100 before the upgrade", false],
+    ["exclude /var/cache from the backup of container 101 before the next run", false],
+    ["the last backup of VM 100 is corrupt, delete it", true],
     // "the backup" alone may be the backups to come; a time or a file says it was made.
     ["exclude /var/cache from the backup of container 101", false],
     ["restore the backup of VM 100 from yesterday", true],
