@@ -492,8 +492,10 @@ function parameterKinds(name: string, p: Endpoint["parameters"][string], home: s
   if (/\bqemu monitor encoding\b/i.test(description)) kinds.push("key");
   if (name === "timezone") kinds.push("timezone");
   // A URL is what a parameter of a URL's pattern ("https?://.*" of download-url's `url`), named
-  // `url`, or described as one ("Server URL" of a Gotify target) takes.
-  if (/https?:\/\//.test(pattern) || name === "url" || /^(?:server )?url\b/i.test(description)) kinds.push("url");
+  // for one (`url`, `issuer-url`, `tos_url`), or described as one ("Server URL", "Redirection
+  // Url") takes; not a URL-encoded text.
+  if (/https?:\/\//.test(pattern) || /(?:^|[-_])url$/.test(name) || /\burl\b(?!-?encoded)/i.test(description))
+    kinds.push("url");
   if (pattern.startsWith("^/dev/") || /\bblock device\b/i.test(description)) kinds.push("device");
   // Under /access a `path` is an ACL path ("Access control path" of PUT /access/acl, the path
   // GET /access/permissions dumps); a ticket's is the path it is checked on, no object of the request.

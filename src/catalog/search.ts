@@ -154,6 +154,11 @@ function paramLift(
 
 /** The terms of the kinds of path typed (a file's, a disk image's). */
 const PATH_TERMS = new Set([...PATH_KINDS].map(valueTerm));
+/**
+ * The terms of the kinds of value an endpoint need not take to be the answer: a path typed, and a
+ * URL ("add the repository http://download.proxmox.com/debian/pve …" is a repository's line).
+ */
+const OPTIONAL_VALUE_TERMS = new Set([...PATH_TERMS, valueTerm("url")]);
 
 /** The stem of "delete": an action kept from happening that is a delete keeps DELETEs back. */
 const DELETE_STEM = "delet";
@@ -379,7 +384,7 @@ export function runSearch(
   // to a template, its disk is /var/lib/vz/images/100/base.qcow2".
   const valueIds = analysis.concepts.flatMap((c) =>
     [...c.primaries]
-      .filter((t) => t.startsWith("#") && !PATH_TERMS.has(t))
+      .filter((t) => t.startsWith("#") && !OPTIONAL_VALUE_TERMS.has(t))
       .map((t) => new Set(index.postings.get(t)?.ids ?? [])),
   );
   const takesValues = (id: number) => valueIds.every((ids) => ids.has(id));

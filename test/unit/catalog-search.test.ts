@@ -1694,6 +1694,10 @@ describe("the thirty-seventh round of issue 11, on PVE 9.1", async () => {
     ["set up a container", "POST /nodes/{node}/lxc"],
     ["back up container 200 now", "POST /nodes/{node}/vzdump"],
     ["download https://example.com/debian.iso to local", "POST /nodes/{node}/storage/{storage}/download-url"],
+    [
+      "add the repository http://download.proxmox.com/debian/pve trixie pve-no-subscription on pve1",
+      "PUT /nodes/{node}/apt/repositories",
+    ],
     ["add user erin@pve to group admins", "PUT /access/users/{userid}"],
     ["power off VM 100", "POST /nodes/{node}/qemu/{vmid}/status/shutdown"],
     ["take a snapshot of VM 100", "POST /nodes/{node}/qemu/{vmid}/snapshot"],

@@ -631,6 +631,7 @@ describe("a parameter that takes a URL", () => {
     ["a URL's pattern (download-url)", { url: { type: "string", pattern: "https?://.*" } }, true],
     ["a parameter named url (a webhook)", { url: { type: "string" } }, true],
     ["described as a server URL (Gotify)", { server: { type: "string", description: "Server URL" } }, true],
+    ["named for one (OpenID)", { "issuer-url": { type: "string", description: "OpenID Issuer Url" } }, true],
     ["a server's name", { server: { type: "string", description: "Server IP or DNS name." } }, false],
     [
       "a URL-encoded model name",
