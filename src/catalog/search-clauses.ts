@@ -753,16 +753,21 @@ const BE_FORMS = new Set(["is", "are", "was", "were", "been", "being", "be"]);
 /** How many words before the participle its "be" may stand ("how is container 305 set up"). */
 const BE_REACH = 4;
 
+/** Whether a form of "be" stands within BE_REACH words before `k`. */
+const beBefore = (tokens: readonly Token[], k: number) =>
+  tokens.slice(Math.max(0, k - BE_REACH), k).some((b) => BE_FORMS.has(b.word));
+
 /**
- * "how container 305 is set up", "which storages are set up": "set up" after a form of "be" is a
- * participle, what was set up before, so what is configured now; no new object is made. Not
- * "how to set up a container".
+ * "how container 305 is set up", "which storages are set up": "set up" after a form of "be" is
+ * a participle, what was set up before, so what is configured now; no new object
+ * is made. Not "how to set up a container", nor "the old one is broken, set up a new one", where
+ * "set" opens its clause.
  */
 export function markSetUpState(tokens: Token[]): void {
   tokens.forEach((t, k) => {
     if (t.literal || t.word !== "set" || tokens[k + 1]?.word !== "up" || tokens[k - 1]?.word === "to") return;
-    if (!tokens.slice(Math.max(0, k - BE_REACH), k).some((b) => BE_FORMS.has(b.word))) return;
+    if (t.clauseStart || !beBefore(tokens, k)) return;
     tokens[k] = { ...t, word: "configured" };
-    stepBack(tokens, k + 1, 0, { word: "the" });
+    stepBack(tokens, k + 1, 0);
   });
 }

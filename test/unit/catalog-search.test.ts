@@ -3490,6 +3490,11 @@ describe("set up after a form of be is what is configured", () => {
     ["set up a container", ["set", "up", "a", "container"]],
     ["show me how to set up a container", ["show", "me", "how", "to", "set", "up", "a", "container"]],
     ["is it possible to set up HA", ["is", "it", "possible", "to", "set", "up", "ha"]],
+    // "set" opening its clause is an order, whatever came before.
+    [
+      "the old container is broken, set up a new one",
+      ["the", "old", "container", "is", "broken", "set", "up", "a", "new", "one"],
+    ],
   ])("%s", (query, read) => {
     const tokens = tokenize(buildSearchIndex([]), query).tokens;
     markSetUpState(tokens);
