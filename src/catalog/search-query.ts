@@ -407,7 +407,10 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     : typed.tokens;
   // "is container 110 up?", "how long has the host been up": in a question, "up" says it runs;
   // so does "run" after what runs ("which containers run on this node"), unlike "how do I run".
-  const opensWithQuestion = opensQuestion(tokens.map((t) => t.word));
+  const opensWithQuestion = opensQuestion(
+    tokens.map((t) => t.word),
+    query,
+  );
   const says = (t: (typeof tokens)[number], k: number) =>
     opensWithQuestion &&
     !t.literal &&
@@ -508,7 +511,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   const causativeAt = typed.tokens.findIndex((t) => t.clauseStart && !t.context && CAUSATIVES.has(t.word));
   // The words typed, without a command's description after them.
   const said = raw.slice(0, typed.tokens.length);
-  const wanted = wantedOf(said);
+  const wanted = wantedOf(said, query);
   const ordered = typed.tokens.some(
     (t, k) => k > wanted && t.clauseStart && !t.context && verbAt(typed.tokens, k) !== undefined,
   );
@@ -619,7 +622,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     modalAt >= 0 ||
     (methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets)) ||
     (!methodStated && opensWithEnglishVerb(typed.tokens)) ||
-    (typed.tokens.some((t) => t.prevented === "kept") && !opensQuestion(typed.tokens.map((t) => t.word)));
+    (typed.tokens.some((t) => t.prevented === "kept") &&
+      !opensQuestion(
+        typed.tokens.map((t) => t.word),
+        query,
+      ));
   // "local storage is at 98%, what backups … are taking the space?": after a clause that sets the scene.
   const firstAsked = tokens.findIndex((t) => !t.context);
   // "how do I abort it?" asks for a way to act, not what is; "VM 100 is stopped, which is fine,
@@ -773,8 +780,8 @@ const ACTS = new Set(["POST", "DELETE"]);
  * migrated to pve3", unless it recurs: "should be pulled in automatically every night"). -1
  * when there is none.
  */
-export function wantedOf(raw: readonly string[]): number {
-  if (opensQuestion(raw)) return -1;
+export function wantedOf(raw: readonly string[], query = raw.join(" ")): number {
+  if (opensQuestion(raw, query)) return -1;
   for (let i = 1; i < raw.length; i++) {
     const w = raw[i]!;
     const modal = MODALS_OF_STATE.has(w) || (MODALS_WITH_TO.has(w) && raw[i + 1] === "to");

@@ -102,34 +102,18 @@ export function stepBack(tokens: Token[], k: number, share: number, marks: Parti
 
 /** Question words that also open a clause of time or place ("when a node reboots, …"). */
 const CLAUSE_OPENING_QUESTIONS = new Set(["when", "where"]);
-/** What follows "when" or "where" when it asks ("when did", "where is"). */
-const ASKING_NEXT = new Set([
-  "is",
-  "are",
-  "was",
-  "were",
-  "do",
-  "does",
-  "did",
-  "will",
-  "would",
-  "can",
-  "could",
-  "should",
-  "has",
-  "have",
-  "had",
-]);
+/** A clause of time or place that opens the query and ends at a comma or a semicolon, with more after it. */
+const OPENING_CLAUSE = /^\W*(?:when|where)\b[^,;?]*[,;]\s*\w/i;
 
 /**
- * Whether words open a question: a question word first, but not "when" or "where" that opens a
- * clause of time or place ("when a node is rebooted, HA should move its guests"); those ask only
- * with an auxiliary after them ("when did the backup run").
+ * Whether a query opens with a question: a question word first, but not "when" or "where" that
+ * opens a clause of time or place ended by a comma before the request ("when a node is rebooted
+ * for patching, HA should move its guests"). `query` is the text the words come from.
  */
-export function opensQuestion(words: readonly string[]): boolean {
+export function opensQuestion(words: readonly string[], query: string): boolean {
   const first = words[0] ?? "";
   if (!QUESTION_WORDS.has(first)) return false;
-  return !CLAUSE_OPENING_QUESTIONS.has(first) || ASKING_NEXT.has(words[1] ?? "") || words.length < 3;
+  return !CLAUSE_OPENING_QUESTIONS.has(first) || !OPENING_CLAUSE.test(query);
 }
 
 /** Words that ask for all of something: "every guest", "all VMs", "VMs" (a plural). */

@@ -3614,9 +3614,12 @@ describe("opensQuestion: a question word first, not when or where opening a clau
     ["when a node is rebooted, HA should move its guests", false],
     ["when I leave the ID empty, new VMs should be numbered from 5000", false],
     ["where the disk is full, trim it", false],
+    // Without a comma closing it, "when" and "where" ask.
+    ["when exactly did replication job 100-0 last run", true],
+    ["where's the log of the last backup", true],
     ["start VM 100", false],
   ])("%s: %p", (query, asks) => {
-    expect(opensQuestion(words(query))).toBe(asks);
+    expect(opensQuestion(words(query), query)).toBe(asks);
   });
 });
 
