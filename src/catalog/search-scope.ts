@@ -47,13 +47,12 @@ const PLACE_OF_NODE = new Set(["on", "of", "at", "in"]);
  */
 export function hostsByName(query: string, index: SearchIndex): { any: boolean; surely: boolean } {
   const chunks = queryChunks(query).map((c) => c.toLowerCase().replace(/[.,;:!?]+$/, ""));
-  // "pbs1", "nfs-2": a kind of storage numbered names a storage, as a collection's word numbered names one of its items.
   const collection = (name: string) => {
     const letters = name.replace(/-?\d+$/, "");
-    return (
-      letters !== "node" && (index.collectionStems.has(stem(letters, index.stems)) || index.storageTypes.has(letters))
-    );
+    return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
   };
+  // "pbs1", "nfs-2": a kind of storage numbered names a storage, unless "node" or "host" says otherwise.
+  const storage = (name: string) => index.storageTypes.has(name.replace(/-?\d+$/, ""));
   const afterNodeWord = (i: number) => {
     if (!/^(node|host)$/.test(chunks[i - 1] ?? "")) return false;
     const before = chunks[i - 2] === "the" ? i - 3 : i - 2;
@@ -62,7 +61,7 @@ export function hostsByName(query: string, index: SearchIndex): { any: boolean; 
   let any = false;
   let surely = false;
   chunks.forEach((c, i) => {
-    if (!nodeName(c) || collection(c) || index.postings.has(c)) return;
+    if (!nodeName(c) || collection(c) || (storage(c) && !afterNodeWord(i)) || index.postings.has(c)) return;
     const afterPlace = /^(on|from|at|of)$/.test(chunks[i - 1] ?? "");
     // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
     // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").

@@ -408,7 +408,11 @@ export function tokenize(
       mayBeStorage(chunks, k);
     // "pbs1", "nfs02": a kind of storage numbered is a storage's name too.
     const numbered = /^([a-z]+)\d+[.,;:!?]*$/i.exec(chunk);
-    if (storageName || (numbered && index.storageTypes.has(numbered[1]!.toLowerCase()) && mayBeStorage(chunks, k)))
+    const afterNode = /^(?:node|host)$/i.test(chunks[k - 1] ?? "");
+    if (
+      storageName ||
+      (numbered && index.storageTypes.has(numbered[1]!.toLowerCase()) && mayBeStorage(chunks, k) && !afterNode)
+    )
       namesStorage = true;
     // "live-migrate VM 330", "force-stop container 200": a compound that opens a request and
     // ends with a verb of change is that verb, qualified ("apt-get" is a tool's name).

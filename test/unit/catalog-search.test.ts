@@ -4319,6 +4319,7 @@ describe("a host named by its name alone", () => {
   // A kind of storage numbered names a storage: "pbs1", "nfs-2".
   test.each([
     ["what backups of VM 101 are on pbs1", false, true],
+    ["status of node pbs1", true, false],
     ["free space on nfs-2", false, true],
     ["list the tasks on pve1", true, false],
   ])("%s: a host %p, a storage %p", (query, host, storage) => {
