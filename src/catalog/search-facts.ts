@@ -339,8 +339,9 @@ export function isAgentCommand(e: Endpoint): boolean {
 
 /**
  * A GET that only lists the child paths below it ("Directory index"): its items hold nothing but
- * the child's name, `subdir`; or, for an "Index of" the children, the one property its link
- * names ("Index of available pci methods": `method`, linked as "{method}").
+ * the child's name, `subdir`; or, for one item's "Index of" what can be done with it, the one
+ * property its link names ("Index of available pci methods" of one PCI device: `method`, linked
+ * as "{method}"). The roots of such indexes (/nodes/{node}/hardware) list kinds of things.
  */
 export function isNavigation(e: Endpoint): boolean {
   if (e.method !== "GET") return false;
@@ -350,7 +351,12 @@ export function isNavigation(e: Endpoint): boolean {
   const props = Object.keys(r.items?.properties ?? {});
   if (props.every((p) => p === "subdir")) return true;
   const hrefs = r.links.map((link) => (link as { href?: unknown }).href);
-  return /^index of\b/i.test(e.description) && props.length === 1 && hrefs.every((href) => href === `{${props[0]}}`);
+  return (
+    endsInPlaceholder(e.path) &&
+    /^index of\b/i.test(e.description) &&
+    props.length === 1 &&
+    hrefs.every((href) => href === `{${props[0]}}`)
+  );
 }
 
 /** Where the cluster-wide mappings live, one list per kind of device (/cluster/mapping/dir, .../usb, .../pci). */

@@ -3503,27 +3503,33 @@ describe("set up after a form of be is what is configured", () => {
 });
 
 describe("isNavigation: a GET that only lists the paths below it", () => {
-  const get = (description: string, properties: Record<string, unknown>, href: string) =>
+  const get = (path: string, description: string, properties: Record<string, unknown>, href: string) =>
     ({
       method: "GET",
-      path: "/x",
+      path,
       name: "index",
       description,
       parameters: {},
       returns: { type: "array", items: { type: "object", properties }, links: [{ rel: "child", href }] },
     }) as unknown as Endpoint;
+  const pci = "/nodes/{node}/hardware/pci/{pci-id-or-mapping}";
   test.each<[string, Endpoint, boolean]>([
-    ["a directory index", get("Directory index.", { subdir: {} }, "{subdir}"), true],
+    ["a directory index", get("/x", "Directory index.", { subdir: {} }, "{subdir}"), true],
     [
-      "an index of methods linked by its one property",
-      get("Index of available pci methods", { method: {} }, "{method}"),
+      "one item's index of methods, linked by its one property",
+      get(pci, "Index of available pci methods", { method: {} }, "{method}"),
       true,
     ],
-    ["an index of hardware types", get("Index of hardware types", { type: {} }, "{type}"), true],
-    // Lists whose items the schema describes only by their key are lists all the same.
-    ["the storage index", get("Storage index.", { storage: {} }, "{storage}"), false],
-    ["the HA resources", get("List HA resources.", { sid: {} }, "{sid}"), false],
-    ["an index with more than its link", get("Index of things", { method: {}, size: {} }, "{method}"), false],
+    // The root of such indexes lists kinds of things; lists whose items the schema describes only
+    // by their key are lists all the same.
+    [
+      "the index of hardware types",
+      get("/nodes/{node}/hardware", "Index of hardware types", { type: {} }, "{type}"),
+      false,
+    ],
+    ["the storage index", get("/storage", "Storage index.", { storage: {} }, "{storage}"), false],
+    ["the HA resources", get("/cluster/ha/resources", "List HA resources.", { sid: {} }, "{sid}"), false],
+    ["an index with more than its link", get(pci, "Index of things", { method: {}, size: {} }, "{method}"), false],
   ])("%s: %p", (_, e, navigation) => {
     expect(isNavigation(e)).toBe(navigation);
   });
