@@ -42,7 +42,7 @@ export function identityUnits(
     found =
       generic(w) || (pieces ? pieces.length === 0 : !described(w, inPath))
         ? null
-        : [stem(w, stems), ...actionFirst(pieces ?? []).map((p) => stem(p, stems))];
+        : [stem(w, stems), ...actionFirst(w, pieces ?? [], vocabulary).map((p) => stem(p, stems))];
     unitOf.set(key, found);
     return found;
   };
@@ -70,12 +70,15 @@ export function identityUnits(
 
 /**
  * The pieces of a run-together name that name it: all of them, except for an action run together
- * with what it acts on ("prunebackups", "wipedisk", "migrateall"), which only its action names;
- * "backups" alone names the backups, not their pruning.
+ * with what it acts on ("prunebackups", "wipedisk", "migrateall"), which only its action names:
+ * "backups" alone names the backups, not their pruning. A name the descriptions use as a word of
+ * its own ("sendmail", "changelog") keeps every piece.
  */
-const actionFirst = (pieces: readonly string[]) => {
+const actionFirst = (word: string, pieces: readonly string[], vocabulary: ReadonlyMap<string, number>) => {
   const action = METHOD_HINTS[pieces[0] ?? ""];
-  return pieces.length >= 2 && action !== undefined && action !== "GET" ? pieces.slice(0, 1) : pieces;
+  return pieces.length >= 2 && action !== undefined && action !== "GET" && !vocabulary.has(word)
+    ? pieces.slice(0, 1)
+    : pieces;
 };
 
 /**

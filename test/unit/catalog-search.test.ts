@@ -3536,7 +3536,7 @@ describe("isNavigation: a GET that only lists the paths below it", () => {
 });
 
 describe("an action run together with its object is named by the action", () => {
-  test("prunebackups needs prune; vncproxy is named by either of its words", () => {
+  test("prunebackups needs prune; vncproxy and sendmail are named by any of their words", () => {
     const index = buildSearchIndex([
       {
         method: "GET",
@@ -3552,9 +3552,18 @@ describe("an action run together with its object is named by the action", () => 
         description: "Creates a TCP VNC proxy connections.",
         parameters: {},
       },
+      {
+        method: "POST",
+        path: "/cluster/notifications/endpoints/sendmail",
+        name: "create_sendmail_endpoint",
+        description: "Send mail with sendmail.",
+        parameters: {},
+      },
     ] as unknown as Endpoint[]);
     expect(index.identity[0]![0]).toEqual(["prunebackup", "prune"]);
     expect(index.identity[1]![0]).toEqual(["vncproxi", "vnc", "proxi"]);
+    // A name the descriptions use as a word of its own keeps its pieces.
+    expect(index.identity[2]![0]).toEqual(["sendmail", "send", "mail"]);
   });
 });
 
