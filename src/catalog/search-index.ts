@@ -139,6 +139,8 @@ export interface SearchIndex {
   collectionAliases: Map<string, string>;
   /** The stems of the collections a POST adds to ("pool", "storag", "qemu"): what `creates` holds. */
   creatable: Set<string>;
+  /** What a POST adds below one guest (snapshots, firewall rules): made by its own POST, not by setting the guest. */
+  guestCreatable: Set<string>;
   /**
    * The stems of what a POST may make or do, by the words of its path and of its `type` values
    * ("token", "totp", "ldap", "map"), and `creatable`: what "add" may bring into being (addsProperty).
@@ -486,6 +488,9 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
   const creates = endpoints.map((e) => (e.method === "POST" ? listed.get(e.path) : undefined));
   const through = endpoints.map((e) => listsThrough(e.path, listed));
   const creatable = new Set(creates.filter((c): c is string => c !== undefined));
+  const guestCreatable = new Set(
+    creates.filter((c, id): c is string => c !== undefined && /\/\{vmid\}\//.test(endpoints[id]!.path)),
+  );
   const collectionStems = new Set(listed.values());
   const compoundList = [...compounds];
   return {
@@ -512,6 +517,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     collectionOf,
     creates,
     creatable,
+    guestCreatable,
     postWords: postWords(endpoints, creatable, stems),
     collectionStems,
     collectionAliases: collectionAliases(endpoints, listed, stems),

@@ -691,7 +691,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     // "create a new snapshot of VM 100": what lives below a guest is created by its own POST.
     created: createVerb
       ? scope.guestIsPlace
-        ? createdOf(said, index, guestCollections(index), createdAt, besides)
+        ? createdOf(said, index, index.guestCreatable, createdAt, besides)
         : createdOf(said, index, index.creatable, createdAt, besides)
       : new Set<string>(),
     createVerb,
@@ -807,14 +807,4 @@ export function wantedOf(raw: readonly string[], query = raw.join(" ")): number 
 /** The terms of `terms` not in `others`: "before moving VM 140, check what would block the move" still asks of a move. */
 function setMinus(terms: ReadonlySet<string>, others: ReadonlySet<string>): ReadonlySet<string> {
   return new Set([...terms].filter((t) => !others.has(t)));
-}
-
-/** What a POST adds below one guest ("snapshot" of /nodes/{node}/qemu/{vmid}/snapshot, firewall rules): made by its own POST, not by setting the guest. */
-function guestCollections(index: SearchIndex): ReadonlySet<string> {
-  const out = new Set<string>();
-  index.endpoints.forEach((e, id) => {
-    const made = index.creates[id];
-    if (e.method === "POST" && made !== undefined && /\/\{vmid\}\//.test(e.path)) out.add(made);
-  });
-  return out;
 }

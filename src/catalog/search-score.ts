@@ -315,8 +315,16 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   else if (e.createsGuest && !q.createVerb) f *= FACTOR.guestNotCreated;
   if (e.missesValue) f *= FACTOR.missesValue;
   // "create a user alice@pve": alice's account is the one to make, not one to change. Not what is
-  // added to something that exists ("add user erin@pve to the admins group").
-  if (q.createVerb && !q.places?.size && e.item && e.itemOf !== undefined && q.created?.has(e.itemOf))
+  // added to something that exists ("add user erin@pve to the admins group"), nor a POST that
+  // makes the item at its own path (POST /cluster/metrics/server/{id}).
+  if (
+    q.createVerb &&
+    !q.places?.size &&
+    e.method !== "POST" &&
+    e.item &&
+    e.itemOf !== undefined &&
+    q.created?.has(e.itemOf)
+  )
     f *= FACTOR.itemNotYet;
   // "start all guests on host hv3": a node's name is a value too, and the cluster's bulk start has
   // nowhere to put it. Unless the cluster is asked as well ("the cluster log from pve2").

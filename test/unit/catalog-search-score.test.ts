@@ -245,6 +245,12 @@ describe("scoreFactor", () => {
       FACTOR.itemNotYet,
     ],
     [
+      "a POST that makes the item at its own path",
+      { method: "POST", item: true, itemOf: "server" },
+      { createVerb: true, created: new Set(["server"]) },
+      1,
+    ],
+    [
       "an item of what is created, added to something that exists",
       { method: "PUT", item: true, itemOf: "user" },
       { createVerb: true, created: new Set(["user"]), places: new Set(["group"]) },
