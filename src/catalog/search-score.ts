@@ -203,7 +203,7 @@ export const FACTOR = {
    * concern one node without saying so (the Ceph flags, applying the SDN).
    */
   nodeNowhere: 0.6,
-  /** An endpoint with no place for the storage the query names by its name ("list all backups on storage pbs01": not the backup jobs). */
+  /** A read with no place for the storage the query names by its name ("list all backups on storage pbs01": not the backup jobs). */
   storageNowhere: 0.6,
   /** An endpoint with nowhere to put a value the query types ("add 203.0.113.7 to the blocklist IP set": not the set's creation). */
   missesValue: 0.55,
@@ -329,7 +329,9 @@ export function scoreFactor(e: EndpointFacts, q: QueryFacts): number {
   // "start all guests on host hv3": a node's name is a value too, and the cluster's bulk start has
   // nowhere to put it. Unless the cluster is asked as well ("the cluster log from pve2").
   if (q.nodeByName && !q.namesCluster && e.takesNode === false) f *= FACTOR.nodeNowhere;
-  if (q.storageByName && e.takesStorage === false) f *= FACTOR.storageNowhere;
+  // Reads only: a write may set the storage inside a disk's settings ("add a 32G disk on storage
+  // local-lvm to VM 100") or name one it has no parameter for.
+  if (q.storageByName && q.method === "GET" && e.takesStorage === false) f *= FACTOR.storageNowhere;
   if (e.doesCausedVerb) f *= FACTOR.causedAction;
   if (e.doesPrevented) f *= FACTOR.preventedAction;
   if (e.undoesVerb) f *= FACTOR.reversedAction;

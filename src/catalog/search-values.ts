@@ -595,10 +595,11 @@ export function namesOneBackup(query: string): boolean {
 /**
  * A storage named by its name after the word: "storage pbs01", "storage 'isos'", "the storage
  * called nas-backup". A name has a digit, a hyphen or quotes; "the storage team" names none,
- * and an option's name ("--target-storage local-zfs") is no word of the query's.
+ * an option's name ("--target-storage local-zfs") is no word of the query's, and a size ("the
+ * storage 10G limit") is no name.
  */
 export function namesStorageByName(query: string): boolean {
-  return /(?<![-\w])(?:storage|datastore)\s+(?:called\s+|named\s+)?(?:['"‘“][^'"’”\s]+['"’”]|(?=[\w.-]*[\d-])[a-z0-9][\w.-]*[a-z0-9])/i.test(
+  return /(?<![-\w])(?:storage|datastore)\s+(?:called\s+|named\s+)?(?:['"‘“][^'"’”\s]+['"’”]|(?!\d+(?:[.,]\d+)?\s*[kmgtp]i?b?\b)(?=[\w.-]*[\d-])[a-z0-9][\w.-]*[a-z0-9])/i.test(
     query,
   );
 }

@@ -290,8 +290,24 @@ describe("scoreFactor", () => {
     ["a node named, nowhere to put it", { takesNode: false }, { nodeByName: true }, FACTOR.nodeNowhere],
     ["a node named, a place for it", { takesNode: true }, { nodeByName: true }, 1],
     // "list all backups on storage pbs01": not the backup jobs, which take no storage.
-    ["a storage named, nowhere to put it", { takesStorage: false }, { storageByName: true }, FACTOR.storageNowhere],
-    ["a storage named, a place for it", { takesStorage: true }, { storageByName: true }, 1],
+    [
+      "a storage named in a read, nowhere to put it",
+      { takesStorage: false },
+      { storageByName: true, method: "GET" },
+      FACTOR.storageNowhere * FACTOR.assumedMethod,
+    ],
+    [
+      "a storage named in a read, a place for it",
+      { takesStorage: true },
+      { storageByName: true, method: "GET" },
+      FACTOR.assumedMethod,
+    ],
+    [
+      "a storage named in a write, no parameter for it",
+      { takesStorage: false },
+      { storageByName: true, method: "POST" },
+      1,
+    ],
     // "every VM and container in the cluster with their node and status": no backup job is spoken of.
     ["below an item the query never speaks of", { itemUnspoken: true }, {}, FACTOR.itemUnspoken],
     ["below an item the query speaks of", { itemUnspoken: false }, {}, 1],

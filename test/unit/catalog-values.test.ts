@@ -654,6 +654,7 @@ describe("namesStorageByName: a storage named after its word", () => {
     ["list the storage content", false],
     ["add a storage", false],
     ["pct migrate 125 pve3 --restart --target-storage local-zfs", false],
+    ["raise the storage 10G limit", false],
   ])("%s: %p", (query, named) => {
     expect(namesStorageByName(query)).toBe(named);
   });
