@@ -1,6 +1,6 @@
 // Builds the search index: each endpoint's fields (search-fields.ts) as weighted postings, plus
 // the facts the score factors and the query's reading use (search-facts.ts, search-index-facts.ts).
-import { endsInPlaceholder, kindEnumsOf, placeholders, type Endpoint } from "./model.ts";
+import { endsInPlaceholder, kindEnumsOf, placeholders, propertyStringKeys, type Endpoint } from "./model.ts";
 import { homeOf } from "./cli-map.ts";
 import { stem, StemCache, type StemMemo } from "./stem.ts";
 import { EQUIVALENT_GROUPS, RELATED } from "./synonyms.ts";
@@ -45,6 +45,7 @@ import {
   PARAMETER_FIELDS,
   summaryOf,
   TEXT_FIELDS,
+  type Fields,
 } from "./search-fields.ts";
 import {
   checksOf,
@@ -259,19 +260,7 @@ export function buildSearchIndex(endpoints: readonly Endpoint[], docs?: DocsVoca
     ]),
   );
   const vocabulary = new Map<string, number>();
-  // "CD-ROM", "read-only": the compounds the schema itself writes with hyphens in its prose; not
-  // the names of things it lists ("pve-firewall" of the services, "fsfreeze-freeze" of the agent),
-  // which a query names like any name.
-  const named = new Set(
-    fieldsOf
-      .flatMap((f) => [...f.paramName, ...f.enumValue, ...f.lastSegment, ...f.segment])
-      .map((w) => w.toLowerCase()),
-  );
-  const hyphenated = new Set<string>();
-  for (const f of fieldsOf)
-    for (const text of [...f.summary, ...f.description, ...f.paramText])
-      for (const m of text.matchAll(/\b[a-z]{2,}(?:-[a-z]{2,})+\b/gi))
-        if (!named.has(m[0].toLowerCase())) hyphenated.add(m[0].toLowerCase());
+  const hyphenated = writtenCompounds(endpoints, fieldsOf);
   const allGroups = [
     ...EQUIVALENT_GROUPS,
     ...acronymGroups([...schemaAcronyms(endpoints), ...(docs?.acronyms ?? [])], apiNames(endpoints)),
@@ -602,4 +591,37 @@ export function enumSpans(endpoints: readonly Endpoint[], terms: TermCache, post
       });
   });
   return spans;
+}
+
+/** How often the prose must write a compound with its hyphen for it to be a word of the API. */
+const COMPOUND_USES = 2;
+
+/**
+ * The compounds the schema's prose writes with a hyphen, more than once ("CD-ROM" nine times,
+ * "cloud-init", "two-factor"): words of the API, which a query's "CD-ROM" says whole. Not the
+ * names of things it lists (services such as "pve-firewall", agent commands, parameter names, the
+ * keys and formats of property strings: "import-from", "keep-last", "pve-vm-id"), nor a tool named
+ * once ("ha-manager", "apt-get"), which a query names like any name.
+ */
+export function writtenCompounds(endpoints: readonly Endpoint[], fields: readonly Fields[]): Set<string> {
+  const named = new Set<string>();
+  for (const f of fields)
+    for (const w of [...f.paramName, ...f.enumValue, ...f.lastSegment, ...f.segment]) named.add(w.toLowerCase());
+  for (const e of endpoints)
+    for (const p of Object.values(e.parameters)) {
+      if (typeof p.format === "string") named.add(p.format.toLowerCase());
+      for (const [key, sub] of Object.entries(propertyStringKeys(p) ?? {})) {
+        named.add(key.toLowerCase());
+        const format = (sub as { format?: unknown } | undefined)?.format;
+        if (typeof format === "string") named.add(format.toLowerCase());
+      }
+    }
+  const uses = new Map<string, number>();
+  for (const f of fields)
+    for (const text of [...f.summary, ...f.description, ...f.paramText])
+      for (const m of text.matchAll(/\b[a-z]{2,}(?:-[a-z]{2,})+\b/gi)) {
+        const w = m[0].toLowerCase();
+        if (!named.has(w)) uses.set(w, (uses.get(w) ?? 0) + 1);
+      }
+  return new Set([...uses].filter(([, n]) => n >= COMPOUND_USES).map(([w]) => w));
 }

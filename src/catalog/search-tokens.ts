@@ -394,11 +394,9 @@ export function tokenize(
     const chunkWords = words(chunk);
     // "local-lvm" is a name, "cloud-init" a word of the API.
     const hyphenated = chunkWords.length > 1 && /^[a-z0-9]+(-[a-z0-9]+)+[.,;:!?]*$/i.test(chunk);
-    // "CD-ROM": a compound the schema writes with a hyphen is its word; not where a command line
-    // opens with a tool's name ("ha-manager set vm:100 …").
+    // "CD-ROM": a compound the schema writes with a hyphen is its word.
     const known =
-      hyphenated &&
-      (knownCompound(index, chunkWords) || (k > 0 && index.hyphenated.has(chunkWords.join("-").toLowerCase())));
+      hyphenated && (knownCompound(index, chunkWords) || index.hyphenated.has(chunkWords.join("-").toLowerCase()));
     // "local-zfs", "backup-nfs", "pbs-main": a name built with a kind of storage (the `type` of
     // POST /storage: zfs, lvm, nfs, pbs...) is a storage's name.
     const storageName =

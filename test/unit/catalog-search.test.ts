@@ -3575,7 +3575,11 @@ describe("a compound the schema writes with a hyphen is a word of the API, not a
         path: "/nodes/{node}/qemu/{vmid}/config",
         name: "update_vm",
         description: "Set virtual machine options.",
-        parameters: { ide0: { type: "string", description: "Use volume as IDE hard disk or CD-ROM." } },
+        parameters: {
+          ide0: { type: "string", description: "Use volume as IDE hard disk or CD-ROM." },
+          sata0: { type: "string", description: "Use volume as SATA hard disk or CD-ROM." },
+          hookscript: { type: "string", description: "Script run by ha-manager." },
+        },
       },
     ] as unknown as Endpoint[]);
     // A name's words count half; the API's own compound counts whole.
@@ -3585,6 +3589,8 @@ describe("a compound the schema writes with a hyphen is a word of the API, not a
         .map((t) => t.weight);
     expect(weights("remove the CD-ROM from VM 100", "rom")).toEqual([1]);
     expect(weights("back up the web-server now", "server")).toEqual([0.5]);
+    // A tool the prose names once is a name.
+    expect(weights("run ha-manager status", "manager")).toEqual([0.5]);
   });
 });
 
