@@ -1,7 +1,8 @@
 // What a clause names in Proxmox's terms when it does not use them: a login that is an account
 // (a user) or a way in (a realm), a backup something comes back from (a restore), what someone is
-// allowed to do (permissions), guests kept together or apart (HA affinity). Pure functions over
-// the query's tokens or text; search-clauses.ts has the grammar they build on.
+// allowed to do (permissions), guests kept together or apart (HA affinity), what is seen from
+// inside a VM (its guest agent). Pure functions over the query's tokens or text; search-clauses.ts
+// has the grammar they build on.
 import { HAND_GROUPS } from "./synonyms.ts";
 import { STOPWORDS } from "./text.ts";
 import { valueKinds, valueText } from "./search-values.ts";
@@ -341,6 +342,12 @@ const AGENT_NAMED = /\b(?:agent|qga|qemu-guest-agent)\b/i;
 /** The inside of a VM: "inside VM 130", "within the guest", "the OS inside", "as the guest sees it", "from the inside". */
 const INSIDE_VM =
   /\b(?:inside|within)\s+(?:the\s+|its\s+|a\s+)?(?:guest|vm|os|operating system|virtual machine)\b|\bas\s+(?:the\s+guest|it|the\s+os)\s+sees\b|\bfrom\s+(?:the\s+)?inside\b|\bthe\s+os\s+(?:inside|in)\b/i;
+/** A VM said, by its word or its guest's OS; a container has no agent, a node is no guest. */
+const A_VM = /\b(?:vms?|virtual machines?|guest|os|operating system)\b/i;
+const NO_VM = /\b(?:containers?|cts?|lxc|nodes?|hosts?|hypervisors?|pve\d*)\b/i;
+/** What the firewall decides about a VM's addresses, not what the VM has: filters, spoofing, who may reach it. */
+const FIREWALL_MATTERS =
+  /\b(?:firewall|filter|filtering|spoof|spoofing|allow|allowed|reach|block|blocked|range|static|gateway|cidr)\b/i;
 
 /**
  * Whether the query asks what is seen from inside a VM ("which IP addresses does the OS inside VM
@@ -349,16 +356,22 @@ const INSIDE_VM =
  * (qm(1), QEMU Guest Agent): the API sees into a VM only through it. A container has no agent.
  */
 export function seenFromInside(query: string): boolean {
-  return INSIDE_VM.test(query) && !AGENT_NAMED.test(query);
+  return (
+    INSIDE_VM.test(query) &&
+    A_VM.test(query) &&
+    !NO_VM.test(query) &&
+    !FIREWALL_MATTERS.test(query) &&
+    !AGENT_NAMED.test(query)
+  );
 }
 
 /** A VM, by its word. */
 const VM_WORD = /\b(?:vms?|virtual machines?)\b/i;
 /** An IP address, by its words. */
-const ADDRESS_WORDS = /\b(?:ip|ips|ipv4|ipv6|addresses)\b/i;
-/** Where else an address is set or kept: the firewall's sets and aliases, cloud-init, the SDN's IPAM, a container. */
+const ADDRESS_WORDS = /\b(?:ip|ips|ipv4|ipv6|address|addresses)\b/i;
+/** Where else an address is set or kept: the firewall's sets and aliases, cloud-init, the SDN's IPAM, a container's. */
 const ADDRESSES_ELSEWHERE =
-  /\b(?:firewall|ipsets?|ip sets?|aliases|alias|cloud-?init|ipconfig\d*|ipam|sdn|containers?|cts?|lxc)\b/i;
+  /\b(?:ipsets?|ip sets?|aliases|alias|cloud-?init|ipconfig\d*|ipam|sdn|containers?|cts?|lxc)\b/i;
 
 /**
  * Whether the query asks a VM's IP addresses ("what ip did vm 120 get from dhcp"), which only its
@@ -368,6 +381,10 @@ const ADDRESSES_ELSEWHERE =
  */
 export function asksVmAddresses(query: string): boolean {
   return (
-    ADDRESS_WORDS.test(query) && VM_WORD.test(query) && !ADDRESSES_ELSEWHERE.test(query) && !AGENT_NAMED.test(query)
+    ADDRESS_WORDS.test(query) &&
+    VM_WORD.test(query) &&
+    !ADDRESSES_ELSEWHERE.test(query) &&
+    !FIREWALL_MATTERS.test(query) &&
+    !AGENT_NAMED.test(query)
   );
 }

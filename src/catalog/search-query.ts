@@ -580,7 +580,11 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
   // API through its guest agent, as if the agent were said; so do the addresses a VM got ("what IP
   // did VM 120 get from DHCP"). What is done inside it ("hit ctrl+alt+del inside VM 310") is done
   // from outside.
-  const reads = method === "GET" || (method === undefined && !opensWithEnglishVerb(typed.tokens));
+  // A read: a question or a read stated, or words with no verb of their own; not what should be ("VM
+  // 100 needs a static IP").
+  const reads =
+    modalAt < 0 &&
+    (opensWithQuestion || method === "GET" || (method === undefined && !opensWithEnglishVerb(typed.tokens)));
   if ((seenFromInside(query) || asksVmAddresses(query)) && reads) found.word("agent", 1);
   // Back from a backup is a restore, which creates the guest again (POST, "Create or restore");
   // a question about it ("how long did VM 100 take to come back from the backup") asks.

@@ -3604,6 +3604,9 @@ describe("seenFromInside: what a VM sees from inside, which its guest agent repo
     ["run 'systemctl restart nginx' inside vm 402 via the guest agent", false],
     ["let docker run inside container 150", false],
     ["guest OS is totally frozen, doesn't react to the shutdown button", false],
+    ["from the inside of pve1, the network looks down", false],
+    ["which filesystems are mounted inside the guest of container 200", false],
+    ["which IPs are allowed to reach VM 100 from inside the office", false],
   ])("%s: %p", (query, inside) => {
     expect(seenFromInside(query)).toBe(inside);
   });
@@ -3618,6 +3621,8 @@ describe("asksVmAddresses: the addresses a VM got, which its guest agent reports
     ["the cloud-init IP of VM 100", false],
     ["what IP does container 200 have", false],
     ["get the IP address of VM 100 from the guest agent", false],
+    ["does VM 100 have IP spoofing protection", false],
+    ["VM 100 needs a static IP", false],
   ])("%s: %p", (query, asked) => {
     expect(asksVmAddresses(query)).toBe(asked);
   });
