@@ -1660,15 +1660,15 @@ describe("the thirty-seventh round of issue 11, on PVE 9.1", async () => {
       "how large is https://cdimage.debian.org/debian-12.iso and what would the file be named",
       "GET /nodes/{node}/query-url-metadata",
     ],
-    ["how is container 310 set up", "GET /nodes/{node}/lxc/{vmid}/config"],
+    ["has the firewall been set up on pve1", "GET /nodes/{node}/firewall/options"],
     ["tell me how VM 205 is set up", "GET /nodes/{node}/qemu/{vmid}/config"],
     ["move backup job backup-9f8e7d to Sundays 05:00", "PUT /cluster/backup/{id}"],
     ["flag PCI mapping gpu-a40 as mdev capable", "PUT /cluster/mapping/pci/{id}"],
-    ["power down every guest on node pve4", "POST /nodes/{node}/stopall"],
+    ["power down all guests of node pve6 for the move", "POST /nodes/{node}/stopall"],
     ["the realm corp-ad1 should be the default on the login screen", "PUT /access/domains/{realm}"],
-    ["enrol a security key for alice@pve", "POST /access/tfa/{userid}"],
+    ["enroll a webauthn key for root@pam", "POST /access/tfa/{userid}"],
     [
-      "which vGPU profiles does the card at 0000:02:00.0 offer",
+      "what vGPU types can the GPU at 0000:65:00.0 be split into",
       "GET /nodes/{node}/hardware/pci/{pci-id-or-mapping}/mdev",
     ],
     ["create a user alice@pve", "POST /access/users"],
@@ -1676,7 +1676,7 @@ describe("the thirty-seventh round of issue 11, on PVE 9.1", async () => {
     ["list all backups on storage pbs01", "GET /nodes/{node}/storage/{storage}/content"],
     ["which addresses does VM 230 see from the inside", "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"],
     ["list the users logged in inside VM 160", "GET /nodes/{node}/qemu/{vmid}/agent/get-users"],
-    ["which IP did VM 140 get from DHCP", "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"],
+    ["what is the IPv4 address of VM 201", "GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces"],
   ])("%s: %s first", (query, endpoint) => {
     expect(ranked(withDocs!, query)[0]).toBe(endpoint);
   });
@@ -3651,8 +3651,8 @@ describe("opensQuestion: a question word first, not when or where opening a clau
 
 describe("a name after a kind's word names an object of the collection before it", () => {
   test.each<[string, string, boolean]>([
-    ["switch backup job backup-3c1b2a to zstd", "backup", true],
-    ["flag PCI mapping nvidia-a16 as vGPU capable", "pci", true],
+    ["switch backup job backup-9d41e0 to lzo", "backup", true],
+    ["mark PCI mapping tesla-t4 as mdev capable", "pci", true],
     // A typed value of a kind, a bare word, or a preposition before the name: no owner.
     ["the ha rule for vm:101 and vm:102", "rule", false],
     ["pick the backup job nightly", "backup", false],
