@@ -38,6 +38,8 @@ const ACTION_SENSES: Readonly<Record<string, readonly SenseRef[]>> = {
     { lemma: "register", sense: 1, depth: 1, mainly: true }, // enter into a book of names
   ],
 };
+/** The line width prettier formats the repository to (.prettierrc). */
+const PRINT_WIDTH = 120;
 /** Troponyms of troponyms still mean the action ("junk" is a way to "get rid of"); deeper ones drift. */
 const DEPTH = 2;
 
@@ -69,7 +71,10 @@ const lines = [
 ];
 for (const [action, senses] of Object.entries(ACTION_SENSES)) {
   const words = lexiconWords(verbsOf(senses, index, data, DEPTH), api, handWords);
-  lines.push(`  ${action}: [`, ...words.map((w) => `    ${JSON.stringify(w)},`), "  ],");
+  // As prettier prints it: on one line when that fits the width, else one word a line.
+  const oneLine = `  ${action}: [${words.map((w) => JSON.stringify(w)).join(", ")}],`;
+  if (oneLine.length <= PRINT_WIDTH) lines.push(oneLine);
+  else lines.push(`  ${action}: [`, ...words.map((w) => `    ${JSON.stringify(w)},`), "  ],");
 }
 lines.push(
   "};",

@@ -129,11 +129,7 @@ export const WORDNET_VERBS: Readonly<Record<string, readonly string[]>> = {
     "wipe off",
     "work off",
   ],
-  create: [
-    "enrol",
-    "enroll",
-    "recruit",
-  ],
+  create: ["enrol", "enroll", "recruit"],
 };
 
 /** English one-word verbs in common use (WordNet's sense-tagged ones), space-separated. */
