@@ -626,11 +626,7 @@ export function analyzeQuery(index: SearchIndex, query: string, described?: stri
     modalAt >= 0 ||
     (methodStated && (method === "POST" || method === "PUT") && concepts.every((c) => !c.verb || c.sets)) ||
     (!methodStated && opensWithEnglishVerb(typed.tokens)) ||
-    (typed.tokens.some((t) => t.prevented === "kept") &&
-      !opensQuestion(
-        typed.tokens.map((t) => t.word),
-        query,
-      ));
+    (typed.tokens.some((t) => t.prevented === "kept") && !opensWithQuestion);
   // "local storage is at 98%, what backups … are taking the space?": after a clause that sets the scene.
   const firstAsked = tokens.findIndex((t) => !t.context);
   // "how do I abort it?" asks for a way to act, not what is; "VM 100 is stopped, which is fine,

@@ -17,6 +17,7 @@ import {
   PLACE_WORDS,
   PLURAL_GUESTS,
   PREPOSITIONS,
+  numberedStorage,
   queryChunks,
   TARGET_WORDS,
 } from "./search-tokens.ts";
@@ -51,8 +52,6 @@ export function hostsByName(query: string, index: SearchIndex): { any: boolean; 
     const letters = name.replace(/-?\d+$/, "");
     return letters !== "node" && index.collectionStems.has(stem(letters, index.stems));
   };
-  // "pbs1", "nfs-2": a kind of storage numbered names a storage, unless "node" or "host" says otherwise.
-  const storage = (name: string) => index.storageTypes.has(name.replace(/-?\d+$/, ""));
   const afterNodeWord = (i: number) => {
     if (!/^(node|host)$/.test(chunks[i - 1] ?? "")) return false;
     const before = chunks[i - 2] === "the" ? i - 3 : i - 2;
@@ -61,7 +60,9 @@ export function hostsByName(query: string, index: SearchIndex): { any: boolean; 
   let any = false;
   let surely = false;
   chunks.forEach((c, i) => {
-    if (!nodeName(c) || collection(c) || (storage(c) && !afterNodeWord(i)) || index.postings.has(c)) return;
+    // "pbs1", "nfs-2": a kind of storage numbered names a storage, unless "node" or "host" says otherwise.
+    if (!nodeName(c) || collection(c) || index.postings.has(c)) return;
+    if (numberedStorage(c, index.storageTypes) && !afterNodeWord(i)) return;
     const afterPlace = /^(on|from|at|of)$/.test(chunks[i - 1] ?? "");
     // Where a guest's name may stand as well ("start web01", "db1 is frozen"), only a name that
     // says it is a host's: a word for one or Proxmox's own ("pve2", "hv3", "node1").

@@ -313,6 +313,12 @@ function mayBeStorage(chunks: readonly string[], k: number): boolean {
   return !PROGRAM_WORDS.has(word(k - 1)) && !PROGRAM_WORDS.has(word(k + 1));
 }
 
+/** Whether a word is a kind of storage numbered ("pbs1", "nfs-2", "zfs02"): a storage's name rather than a host's. */
+export function numberedStorage(word: string, storageTypes: ReadonlySet<string>): boolean {
+  const kind = /^([a-z]+)-?\d+[.,;:!?]*$/i.exec(word);
+  return kind !== null && storageTypes.has(kind[1]!.toLowerCase());
+}
+
 /** "named" or "called" with a name after it: it makes no token ("a pool named lab"). */
 export function introducesName(chunks: readonly string[], k: number): boolean {
   return /^(called|named)$/i.test(chunks[k]!) && k + 1 < chunks.length;
@@ -365,11 +371,11 @@ export function tokenize(
     const before = /^(called|named)$/i.test(chunks[k - 1] ?? "") ? chunks[k - 2] : chunks[k - 1];
     for (const near of [before, chunks[k + 1]]) {
       if (!isWord(near)) continue;
-      named.add(stem(words(near!)[0]!, index.stems));
+      const kind = stem(words(near!)[0]!, index.stems);
+      named.add(kind);
       // "storage nfs1" names one by its name; "snapshot 105" may be a command and its guest.
       // "realm corp" names one of /access/domains, whose items are realms.
       if (!/^\d+[.,;:!?]*$/.test(chunk)) {
-        const kind = stem(words(near!)[0]!, index.stems);
         namedByName.add(kind);
         const collection = index.collectionAliases.get(kind);
         if (collection) namedByName.add(collection);
@@ -404,13 +410,9 @@ export function tokenize(
       !known &&
       chunkWords.some((w) => index.storageTypes.has(w.toLowerCase())) &&
       mayBeStorage(chunks, k);
-    // "pbs1", "nfs02": a kind of storage numbered is a storage's name too.
-    const numbered = /^([a-z]+)\d+[.,;:!?]*$/i.exec(chunk);
+    // "pbs1", "nfs02": a kind of storage numbered is a storage's name too, unless "node" or "host" says otherwise.
     const afterNode = /^(?:node|host)$/i.test(chunks[k - 1] ?? "");
-    if (
-      storageName ||
-      (numbered && index.storageTypes.has(numbered[1]!.toLowerCase()) && mayBeStorage(chunks, k) && !afterNode)
-    )
+    if (storageName || (numberedStorage(chunk, index.storageTypes) && mayBeStorage(chunks, k) && !afterNode))
       namesStorage = true;
     // "live-migrate VM 330", "force-stop container 200": a compound that opens a request and
     // ends with a verb of change is that verb, qualified ("apt-get" is a tool's name).

@@ -19,6 +19,7 @@ import {
   tokenize,
 } from "../../src/catalog/search.ts";
 import {
+  numberedStorage,
   objectWords,
   opensQuestion,
   opensWithVerb,
@@ -3625,6 +3626,20 @@ describe("asksVmAddresses: the addresses a VM got, which its guest agent reports
     ["VM 100 needs a static IP", false],
   ])("%s: %p", (query, asked) => {
     expect(asksVmAddresses(query)).toBe(asked);
+  });
+});
+
+describe("numberedStorage: a kind of storage numbered", () => {
+  const types = new Set(["pbs", "nfs", "zfs"]);
+  test.each<[string, boolean]>([
+    ["pbs1", true],
+    ["nfs-2", true],
+    ["zfs02,", true],
+    ["pve1", false],
+    ["pbs", false],
+    ["pbs-main", false],
+  ])("%s: %p", (word, storage) => {
+    expect(numberedStorage(word, types)).toBe(storage);
   });
 });
 
